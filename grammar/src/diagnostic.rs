@@ -1,0 +1,168 @@
+//! The one diagnostic type of the toolchain, in the shape of the spec's error object (§22.1).
+//!
+//! Front-end crates produce these as data; the CLI renders them with
+//! `ariadne`, the language server converts them to LSP diagnostics, and
+//! `--json` prints [`Diagnostic::to_json`]. Nobody formats an error by hand.
+
+use crate::codes::{Code, Severity};
+use crate::span::{LineIndex, Span};
+use serde_json::{json, Map, Value};
+
+/// A secondary location that explains the primary one ("first defined here").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What to say there.
+    pub message: String,
+}
+
+/// A problem found in a query, with everything a person (or an LLM) needs to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The registry code (`CAL-Exxx` / `CAL-Wxxx`).
+    pub code: Code,
+    /// Error or warning; follows from the code.
+    pub severity: Severity,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// The primary location.
+    pub span: Span,
+    /// Secondary locations.
+    pub labels: Vec<Label>,
+    /// How to fix it ("Did you mean `beliefs`?").
+    pub suggestion: Option<String>,
+    /// A corrected query or fragment.
+    pub example: Option<String>,
+    /// The closed set the value should have come from, when there is one.
+    pub valid_values: Vec<String>,
+    /// What the parser would have accepted at this position.
+    pub expected: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with just a code, message and span; add the rest with the builders.
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            span,
+            labels: Vec::new(),
+            suggestion: None,
+            example: None,
+            valid_values: Vec::new(),
+            expected: Vec::new(),
+        }
+    }
+
+    /// Adds the fix.
+    pub fn with_suggestion(mut self, s: impl Into<String>) -> Self {
+        self.suggestion = Some(s.into());
+        self
+    }
+
+    /// Adds a corrected example.
+    pub fn with_example(mut self, s: impl Into<String>) -> Self {
+        self.example = Some(s.into());
+        self
+    }
+
+    /// Adds the closed set of valid values.
+    pub fn with_valid_values<I, S>(mut self, values: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.valid_values = values.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Adds the list of acceptable tokens.
+    pub fn with_expected(mut self, expected: Vec<String>) -> Self {
+        self.expected = expected;
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label { span, message: message.into() });
+        self
+    }
+
+    /// True when the diagnostic rejects the query.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The suggestion, or a generic pointer to the rule when no specific fix is known:
+    /// §22.1 makes a suggestion mandatory on every error.
+    pub fn suggestion_or_default(&self) -> String {
+        match &self.suggestion {
+            Some(s) => s.clone(),
+            None => {
+                let info = self.code.info();
+                format!("See CAL spec §{} ({}).", info.section, info.name)
+            }
+        }
+    }
+
+    /// The spec's error object (§22.1) plus `"severity"`, with positions resolved against `source`.
+    pub fn to_json(&self, index: &LineIndex<'_>) -> Value {
+        let mut obj = Map::new();
+        obj.insert("code".into(), json!(self.code.as_str()));
+        obj.insert("severity".into(), json!(self.severity));
+        obj.insert("message".into(), json!(self.message));
+        obj.insert("position".into(), json!(index.position(self.span)));
+        obj.insert("suggestion".into(), json!(self.suggestion_or_default()));
+        if let Some(example) = &self.example {
+            obj.insert("example".into(), json!(example));
+        }
+        if !self.valid_values.is_empty() {
+            obj.insert("valid_values".into(), json!(self.valid_values));
+        }
+        if !self.expected.is_empty() {
+            obj.insert("expected".into(), json!(self.expected));
+        }
+        if !self.labels.is_empty() {
+            let labels: Vec<Value> = self
+                .labels
+                .iter()
+                .map(|l| json!({"message": l.message, "position": index.position(l.span)}))
+                .collect();
+            obj.insert("related".into(), Value::Array(labels));
+        }
+        Value::Object(obj)
+    }
+}
+
+/// Sorts diagnostics into source order (then by code), the order every consumer shows them in.
+pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_object_matches_spec_shape() {
+        let src = "RECALL fact WHERE subject = \"alice\"";
+        let d = Diagnostic::new(Code::E003, Span::new(7, 11), "Unknown grain type \"fact\".")
+            .with_suggestion("Did you mean \"belief\"? (OMS renamed Fact -> Belief in v1.2)")
+            .with_example("RECALL beliefs WHERE subject = \"alice\"")
+            .with_valid_values(["belief", "event"]);
+        let v = d.to_json(&LineIndex::new(src));
+        assert_eq!(v["code"], "CAL-E003");
+        assert_eq!(v["severity"], "error");
+        assert_eq!(v["position"], json!({"start": 7, "end": 11, "line": 1, "col": 8}));
+        assert_eq!(v["valid_values"][0], "belief");
+    }
+
+    #[test]
+    fn every_error_gets_a_suggestion() {
+        let d = Diagnostic::new(Code::E014, Span::empty(0), "Empty query.");
+        let v = d.to_json(&LineIndex::new(""));
+        assert!(v["suggestion"].as_str().unwrap().contains("§4"));
+    }
+}
