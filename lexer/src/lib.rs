@@ -1,1 +1,197 @@
-//! placeholder
+//! # cal-lexer — from bytes to tokens
+//!
+//! The pre-lex checks of the spec (UTF-8 E070, bidi E071, length E001) and a
+//! `logos` token stream with byte spans. Tokens borrow from the source text;
+//! the only allocations are the token vector and diagnostics. The lexer knows
+//! nothing of grammar productions, with one exception it cannot avoid: the
+//! body of a template section (`ELEMENT { … }`) is raw text that does not
+//! tokenize, so it is captured whole, brace-balanced, as one token.
+
+mod prelex;
+mod strings;
+mod template;
+mod token;
+
+pub use prelex::{check_bidi, check_length, decode_utf8, is_bidi_control};
+pub use strings::{nfc, quote, string_value};
+pub use token::{describe, Token};
+
+use cal_grammar::{Code, Diagnostic, ExcludedWord, Keyword, Span};
+use logos::Logos;
+use token::Malformed;
+
+/// How many hex digits a `sha256:` literal may have (§3.4): a prefix of at least 8
+/// identifies a grain the way a short git hash does; 64 is the whole SHA-256.
+pub const HASH_HEX_DIGITS: std::ops::RangeInclusive<usize> = 8..=64;
+
+/// The tokens of a text, with the problems found while making them.
+#[derive(Debug, Clone, Default)]
+pub struct Lexed<'src> {
+    /// Tokens with their byte spans, in order. Invalid input appears as [`Token::Error`].
+    pub tokens: Vec<(Token<'src>, Span)>,
+    /// Lexical diagnostics, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Tokenizes `src`. Never fails and never panics: problems become diagnostics
+/// and [`Token::Error`] tokens, so the parser can still recover around them.
+pub fn lex(src: &str) -> Lexed<'_> {
+    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 4 + 4), diagnostics: check_bidi(src) };
+    let mut base = 0usize;
+    'restart: loop {
+        let mut lexer = Token::lexer(&src[base..]);
+        while let Some(result) = lexer.next() {
+            let r = lexer.span();
+            let (start, end) = (base + r.start, base + r.end);
+            match result {
+                Ok(Token::Ident("sha256")) if src[end..].starts_with(':') => {
+                    base = hash_literal(src, start, &mut out);
+                    continue 'restart;
+                }
+                Ok(Token::Number(_)) if continues_number(&src[end..]) => {
+                    base = malformed(src, start, &mut out);
+                    continue 'restart;
+                }
+                Ok(Token::Excluded(ExcludedWord::Consent)) if &src[start..end] == "consent" => {
+                    // The grain type `consent` (DESCRIBE fields consent, ADD consent) shares its
+                    // spelling with the excluded word CONSENT; only the lower-case word is a name.
+                    out.tokens.push((Token::Ident("consent"), Span::new(start, end)));
+                }
+                Ok(Token::Excluded(word)) => {
+                    out.diagnostics.push(excluded(word, &src[start..end], Span::new(start, end)));
+                    out.tokens.push((Token::Excluded(word), Span::new(start, end)));
+                }
+                Ok(tok @ Token::Kw(k)) if template::is_section(k) => {
+                    out.tokens.push((tok, Span::new(start, end)));
+                    if let Some(next) = template::section_body(src, end, k, &mut out) {
+                        base = next;
+                        continue 'restart;
+                    }
+                }
+                Ok(tok) => out.tokens.push((tok, Span::new(start, end))),
+                Err(()) => {
+                    base = malformed(src, start, &mut out);
+                    continue 'restart;
+                }
+            }
+        }
+        break;
+    }
+    out
+}
+
+/// True when the text after a number would make it malformed (`1.`, `12abc`, `1.2.3`).
+fn continues_number(rest: &str) -> bool {
+    rest.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+}
+
+/// Lexes `sha256:…` starting at `start`; returns where lexing resumes.
+fn hash_literal<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
+    let body_start = start + "sha256:".len();
+    let body_len = src[body_start..]
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let end = body_start + body_len;
+    let body = &src[body_start..end];
+    let span = Span::new(start, end);
+    let hex = body.bytes().all(|b| b.is_ascii_hexdigit());
+    if hex && HASH_HEX_DIGITS.contains(&body.len()) {
+        out.tokens.push((Token::Hash(body), span));
+    } else {
+        let why = if !hex {
+            format!("`{body}` is not hexadecimal")
+        } else {
+            format!("it has {} hex characters", body.len())
+        };
+        out.diagnostics.push(
+            Diagnostic::new(
+                Code::E015,
+                span,
+                format!("Invalid hash literal: {why}; a hash is `sha256:` followed by 8 to 64 hex characters."),
+            )
+            .with_suggestion("Write the content address as `sha256:` plus its hex digits, or pass it as a parameter.")
+            .with_example("EXISTS sha256:a1b2c3d4e5f6a7b8"),
+        );
+        // Keep a hash token so the statement around it still parses.
+        out.tokens.push((Token::Hash(body), span));
+    }
+    end
+}
+
+/// Classifies input the token lexer rejected and reports it; returns where lexing resumes.
+fn malformed<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
+    let rest = &src[start..];
+    let mut m = Malformed::lexer(rest);
+    let (diag, len) = match m.next() {
+        Some(Ok(Malformed::UnterminatedString)) if m.span().start == 0 => (
+            Diagnostic::new(Code::E005, Span::new(start, src.len()), "Unterminated string literal: no closing `\"`.")
+                .with_suggestion("Close the string with `\"`; write a quote inside a string as `\\\"`.")
+                .with_example("RECALL ABOUT \"alice\""),
+            rest.len(),
+        ),
+        Some(Ok(Malformed::BadNumber)) if m.span().start == 0 => {
+            let text = m.slice();
+            (
+                Diagnostic::new(Code::E006, Span::new(start, start + text.len()), format!("Invalid number `{text}`."))
+                    .with_suggestion(
+                        "Numbers are an optional `-`, digits, and an optional `.` followed by digits (no exponents).",
+                    )
+                    .with_example("WHERE confidence >= 0.8"),
+                text.len(),
+            )
+        }
+        _ => {
+            let c = rest.chars().next().unwrap_or(' ');
+            let len = c.len_utf8();
+            let span = Span::new(start, start + len);
+            if is_bidi_control(c) {
+                // Already reported as CAL-E071 by the pre-lex check.
+                out.tokens.push((Token::Error, span));
+                return start + len;
+            }
+            let mut d = Diagnostic::new(Code::E002, span, format!("Unexpected character `{}`.", c.escape_debug()));
+            d = match c {
+                '$' => d.with_suggestion("Parameters are written `$name`.").with_example("WHERE user_id = $user"),
+                '!' => d.with_suggestion("The not-equal operator is `!=`."),
+                '\'' => d.with_suggestion("Strings use double quotes: \"…\"."),
+                '-' => d.with_suggestion("Comments start with `--`; negative numbers are written `-1`."),
+                c if !c.is_ascii() => d.with_suggestion("Keywords and field names are ASCII (§16.6); put other text inside a string."),
+                _ => d,
+            };
+            (d, len)
+        }
+    };
+    out.tokens.push((Token::Error, Span::new(start, start + len)));
+    out.diagnostics.push(diag);
+    start + len
+}
+
+fn excluded(word: ExcludedWord, written: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::E002,
+        span,
+        format!(
+            "`{written}` is not part of CAL: it {}. CAL cannot destroy or administer data (§2.4).",
+            word.category()
+        ),
+    )
+    .with_suggestion(match word {
+        ExcludedWord::Delete | ExcludedWord::Forget | ExcludedWord::Erase | ExcludedWord::Purge => {
+            "To correct a memory, SUPERSEDE it with a REASON; to undo a change, REVERT it. Erasure is only available outside CAL."
+        }
+        ExcludedWord::Insert | ExcludedWord::Create | ExcludedWord::Write | ExcludedWord::Store => {
+            "To record a new memory, use ADD with SET clauses and a REASON."
+        }
+        _ => "Keys, policies, consent records and schema are managed outside CAL, through the store's own API.",
+    })
+    .with_example("SUPERSEDE sha256:a1b2c3d4e5f6a7b8 SET object = \"light mode\" REASON \"user changed preference\"")
+}
+
+/// True when `k` starts a template section whose body is raw text.
+pub fn is_template_section(k: Keyword) -> bool {
+    template::is_section(k)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,199 @@
+use super::*;
+use cal_grammar::FutureReserved;
+
+fn kinds(src: &str) -> Vec<Token<'_>> {
+    lex(src).tokens.into_iter().map(|(t, _)| t).collect()
+}
+
+fn codes(src: &str) -> Vec<&'static str> {
+    lex(src).diagnostics.iter().map(|d| d.code.as_str()).collect()
+}
+
+#[test]
+fn every_keyword_lexes_as_itself_in_any_case() {
+    for k in Keyword::ALL {
+        let upper = k.as_str();
+        let lower = upper.to_ascii_lowercase();
+        let mixed: String = upper
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i % 2 == 0 { c } else { c.to_ascii_lowercase() })
+            .collect();
+        for w in [upper.to_string(), lower, mixed] {
+            assert_eq!(kinds(&w), vec![Token::Kw(*k)], "{w}");
+        }
+    }
+}
+
+#[test]
+fn every_excluded_word_is_rejected() {
+    for e in ExcludedWord::ALL {
+        let toks = kinds(e.as_str());
+        assert_eq!(toks, vec![Token::Excluded(*e)], "{e}");
+        let d = &lex(e.as_str()).diagnostics[0];
+        assert_eq!(d.code, Code::E002);
+        assert!(d.message.contains("cannot destroy or administer"), "{}", d.message);
+    }
+    // The grain type `consent` is a name, not the excluded word.
+    assert_eq!(kinds("consent"), vec![Token::Ident("consent")]);
+    assert_eq!(kinds("Consent"), vec![Token::Excluded(ExcludedWord::Consent)]);
+}
+
+#[test]
+fn future_reserved_words_are_identifiers_to_the_lexer() {
+    for w in FutureReserved::ALL {
+        let lower = w.as_str().to_ascii_lowercase();
+        assert!(matches!(kinds(&lower)[..], [Token::Ident(_)]), "{w}");
+    }
+}
+
+#[test]
+fn keywords_are_ascii_only() {
+    // U+017F LATIN SMALL LETTER LONG S case-folds to `s`; it must not make a keyword (§16.6).
+    let toks = kinds("\u{017F}ubjects");
+    assert!(!toks.contains(&Token::Kw(Keyword::Subjects)), "{toks:?}");
+    assert_eq!(codes("\u{017F}ubjects")[0], "CAL-E002");
+}
+
+#[test]
+fn literals() {
+    assert_eq!(
+        kinds(r#"RECALL "a \"b\"" 0.8 -1 42 true $user sha256:a1b2c3d4"#),
+        vec![
+            Token::Kw(Keyword::Recall),
+            Token::Str(r#"a \"b\""#),
+            Token::Number("0.8"),
+            Token::Number("-1"),
+            Token::Number("42"),
+            Token::Kw(Keyword::True),
+            Token::Param("user"),
+            Token::Hash("a1b2c3d4"),
+        ]
+    );
+}
+
+#[test]
+fn operators_and_comments() {
+    assert_eq!(
+        kinds("a != b >= c -- comment >= here\n<= < > = | , ; : / ( ) [ ] { }"),
+        vec![
+            Token::Ident("a"),
+            Token::Ne,
+            Token::Ident("b"),
+            Token::Ge,
+            Token::Ident("c"),
+            Token::Le,
+            Token::Lt,
+            Token::Gt,
+            Token::Eq,
+            Token::Pipe,
+            Token::Comma,
+            Token::Semicolon,
+            Token::Colon,
+            Token::Slash,
+            Token::LParen,
+            Token::RParen,
+            Token::LBracket,
+            Token::RBracket,
+            Token::LBrace,
+            Token::RBrace,
+        ]
+    );
+}
+
+#[test]
+fn hash_literal_boundaries() {
+    let ok8 = format!("sha256:{}", "a".repeat(8));
+    let ok64 = format!("sha256:{}", "F".repeat(64));
+    assert!(codes(&ok8).is_empty());
+    assert!(codes(&ok64).is_empty());
+    assert_eq!(codes(&format!("sha256:{}", "a".repeat(7))), vec!["CAL-E015"]);
+    assert_eq!(codes(&format!("sha256:{}", "a".repeat(65))), vec!["CAL-E015"]);
+    assert_eq!(codes("sha256:target_hash"), vec!["CAL-E015"]);
+    assert_eq!(codes("sha256:"), vec!["CAL-E015"]);
+    let l = lex("EXISTS sha256:xyz12345");
+    assert_eq!(l.diagnostics[0].span, Span::new(7, 22));
+}
+
+#[test]
+fn malformed_numbers() {
+    for bad in ["1.", "1.2.3", "12abc", "1e5", ".5", "-.5"] {
+        let l = lex(bad);
+        assert_eq!(l.diagnostics.len(), 1, "{bad}: {:?}", l.diagnostics);
+        assert_eq!(l.diagnostics[0].code, Code::E006, "{bad}");
+        assert_eq!(l.diagnostics[0].span, Span::new(0, bad.len()), "{bad}");
+    }
+    assert!(codes("LIMIT 10 | x").is_empty());
+}
+
+#[test]
+fn unterminated_string_reaches_end_of_input() {
+    let l = lex("RECALL ABOUT \"alice");
+    assert_eq!(l.diagnostics[0].code, Code::E005);
+    assert_eq!(l.diagnostics[0].span, Span::new(13, 19));
+    let l = lex("RECALL ABOUT \"alice\\");
+    assert_eq!(l.diagnostics[0].code, Code::E005);
+}
+
+#[test]
+fn strings_may_span_lines() {
+    assert_eq!(kinds("\"a\nb\""), vec![Token::Str("a\nb")]);
+}
+
+#[test]
+fn template_sections_are_raw() {
+    let src = "FORMAT TEMPLATE { ELEMENT { <{{grain.type}} s=\"{{grain.subject}}\">{{grain.content}}</{{grain.type}}> } }";
+    let toks = kinds(src);
+    assert_eq!(toks.len(), 8, "{toks:?}");
+    assert!(matches!(toks[5], Token::TemplateText(t) if t.contains("{{grain.content}}")));
+    assert_eq!(toks[6], Token::RBrace);
+    assert_eq!(toks[7], Token::RBrace);
+    let l = lex("HEADER { unclosed");
+    assert_eq!(l.diagnostics[0].code, Code::E002);
+}
+
+#[test]
+fn bidi_controls_are_reported_once() {
+    let l = lex("RECALL \u{202E} ABOUT \"x\u{2066}\"");
+    let c: Vec<_> = l.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(c, vec![Code::E071, Code::E071]);
+}
+
+#[test]
+fn domain_fields_are_three_tokens() {
+    assert_eq!(kinds("hc:patient_id"), vec![Token::Ident("hc"), Token::Colon, Token::Ident("patient_id")]);
+}
+
+#[test]
+fn unexpected_characters_are_errors_and_lexing_goes_on() {
+    let l = lex("RECALL @ beliefs");
+    assert_eq!(l.diagnostics[0].code, Code::E002);
+    assert_eq!(l.tokens.last().unwrap().0, Token::Ident("beliefs"));
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn never_panics_and_spans_are_ordered_on_char_boundaries(src in "\\PC{0,80}") {
+            let l = lex(&src);
+            let mut last = 0u32;
+            for (_, span) in &l.tokens {
+                prop_assert!(span.start >= last && span.end >= span.start);
+                prop_assert!(src.is_char_boundary(span.start as usize) && src.is_char_boundary(span.end as usize));
+                last = span.end;
+            }
+            for d in &l.diagnostics {
+                prop_assert!(src.is_char_boundary(d.span.start as usize) && src.is_char_boundary(d.span.end as usize));
+            }
+        }
+
+        #[test]
+        fn cal_like_text_never_panics(src in "[a-zA-Z0-9_$:\"\\\\ .,;|(){}\\[\\]=<>!-]{0,60}") {
+            let _ = lex(&src);
+        }
+    }
+}
