@@ -1,0 +1,30 @@
+//! OMS 1.3 memory grains: the grain model for the ten standard types,
+//! canonical MessagePack and CBOR, field compaction, content addresses,
+//! `.mg` containers, COSE Sign1 signing with `did:key` identities and
+//! selective disclosure.
+//!
+//! This crate knows nothing about CAL; the CAL toolchain builds on it.
+//! Every entry point that takes bytes or text returns a `Result` with an
+//! [`OmsError`] carrying the spec's `ERR_*` code.
+
+pub mod address;
+mod canon;
+pub mod cbor;
+pub mod error;
+pub mod fields;
+pub mod grain;
+pub mod header;
+pub mod json;
+pub mod msgpack;
+pub mod schema;
+pub mod time;
+pub mod types;
+pub mod value;
+
+pub use address::ContentAddress;
+pub use canon::DEFAULT_MAX_DEPTH;
+pub use error::{CorruptReason, OmsError, Result};
+pub use grain::{decode, decode_with, Blob, DecodeOptions, Encoding, Grain, HeaderOptions};
+pub use header::{Header, Sensitivity};
+pub use types::GrainType;
+pub use value::{Map, Value};
