@@ -236,3 +236,64 @@ fn finite(f: f64) -> Result<Value> {
         Err(OmsError::FloatInvalid { path: String::new() })
     }
 }
+
+/// Length in bytes of the CBOR data item at the start of `bytes`, tags
+/// included (used to find the end of a COSE_Sign1 entry in a `.mg` file).
+/// Only definite lengths are accepted.
+pub fn item_len(bytes: &[u8], max_depth: usize) -> Result<usize> {
+    let mut r = Reader { buf: bytes, pos: 0, max_depth };
+    r.skip(1)?;
+    Ok(r.pos)
+}
+
+impl Reader<'_> {
+    fn skip(&mut self, depth: usize) -> Result<()> {
+        if depth > self.max_depth {
+            return Err(OmsError::corrupt(CorruptReason::DepthExceeded(self.max_depth)));
+        }
+        let initial = self.take(1)?[0];
+        match initial >> 5 {
+            0 | 1 => {
+                self.arg(initial)?;
+            }
+            2 | 3 => {
+                let n = self.len(initial)?;
+                self.take(n)?;
+            }
+            4 => {
+                for _ in 0..self.len(initial)? {
+                    self.skip(depth + 1)?;
+                }
+            }
+            5 => {
+                let n = self.len(initial)?;
+                for _ in 0..n.saturating_mul(2) {
+                    self.skip(depth + 1)?;
+                }
+            }
+            6 => {
+                self.arg(initial)?;
+                self.skip(depth + 1)?;
+            }
+            _ => {
+                match initial & 0x1f {
+                    0..=23 => {}
+                    24 => {
+                        self.take(1)?;
+                    }
+                    25 => {
+                        self.take(2)?;
+                    }
+                    26 => {
+                        self.take(4)?;
+                    }
+                    27 => {
+                        self.take(8)?;
+                    }
+                    _ => return Err(OmsError::corrupt(CorruptReason::BadMarker(initial))),
+                }
+            }
+        }
+        Ok(())
+    }
+}

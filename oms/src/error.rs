@@ -176,6 +176,11 @@ pub enum OmsError {
         /// The address looked up.
         address: String,
     },
+    /// `ERR_IO` (extension): reading or writing a stream failed.
+    Io {
+        /// The underlying error.
+        reason: String,
+    },
     /// `ERR_BUG` (extension): an internal invariant failed. This is a bug in
     /// the toolchain, please report it.
     Bug {
@@ -209,6 +214,7 @@ impl OmsError {
             OmsError::Did { .. } => "ERR_DID",
             OmsError::Unsupported { .. } => "ERR_UNSUPPORTED",
             OmsError::NotFound { .. } => "ERR_NOT_FOUND",
+            OmsError::Io { .. } => "ERR_IO",
             OmsError::Bug { .. } => "ERR_BUG",
         }
     }
@@ -273,6 +279,7 @@ impl fmt::Display for OmsError {
             OmsError::Did { reason } => write!(f, "{reason}"),
             OmsError::Unsupported { feature } => write!(f, "not supported: {feature}"),
             OmsError::NotFound { address } => write!(f, "no grain with address {address}"),
+            OmsError::Io { reason } => write!(f, "{reason}"),
             OmsError::Bug { detail } => write!(
                 f,
                 "{detail} (this is a bug in the toolchain, please report it)"
@@ -282,6 +289,16 @@ impl fmt::Display for OmsError {
 }
 
 impl std::error::Error for OmsError {}
+
+impl From<std::io::Error> for OmsError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            OmsError::Corrupt(CorruptReason::Truncated)
+        } else {
+            OmsError::Io { reason: e.to_string() }
+        }
+    }
+}
 
 /// Result alias used throughout the crate.
 pub type Result<T, E = OmsError> = std::result::Result<T, E>;

@@ -307,12 +307,12 @@ impl Nested {
     }
 
     /// Short key for a full key inside one element; unknown keys pass through.
-    pub fn compact<'a>(self, full: &'a str) -> &'a str {
+    pub fn compact(self, full: &str) -> &str {
         self.table().iter().find(|(f, _)| *f == full).map_or(full, |(_, s)| s)
     }
 
     /// Full key for a short key inside one element; unknown keys pass through.
-    pub fn expand<'a>(self, short: &'a str) -> &'a str {
+    pub fn expand(self, short: &str) -> &str {
         self.table().iter().find(|(_, s)| *s == short).map_or(short, |(f, _)| f)
     }
 

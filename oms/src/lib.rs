@@ -10,11 +10,15 @@
 pub mod address;
 mod canon;
 pub mod cbor;
+pub mod cose;
+pub mod did;
+pub mod disclosure;
 pub mod error;
 pub mod fields;
 pub mod grain;
 pub mod header;
 pub mod json;
+pub mod mg;
 pub mod msgpack;
 pub mod schema;
 pub mod time;
