@@ -1,1 +1,2 @@
-fn main(){}
+//! Benchmarks: placeholder replaced below.
+fn main() {}

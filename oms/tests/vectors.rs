@@ -50,3 +50,75 @@ fn vector_6_protected_fact() {
     assert_eq!(blob.address.to_hex(), "df928038769506fb66671aced0eb97d45871e169e505ed55a382c744e620550e");
     assert_eq!(decode(&blob.bytes).unwrap().encode().unwrap(), blob);
 }
+
+fn vector_2_json() -> String {
+    format!(
+        r#"{{"type": "event", "content": "User asked about dark mode settings",
+        "created_at": 1768471200000, "namespace": "shared", "author_did": "{DID}", "importance": 0.5}}"#
+    )
+}
+
+fn vector_3_json() -> String {
+    format!(
+        r#"{{"type": "belief", "subject": "Alice", "relation": "works_at", "object": "Acme Corp",
+        "confidence": 0.95, "source_type": "user_explicit", "created_at": 1737000000000,
+        "valid_from": 1735689600000, "valid_to": 1767225600000, "system_valid_from": 1737000000000,
+        "author_did": "{DID}"}}"#
+    )
+}
+
+fn vector_4_json() -> String {
+    format!(
+        r#"{{"type": "belief", "subject": "Bob", "relation": "manages", "object": "Project Alpha",
+        "confidence": 0.90, "source_type": "llm_generated", "created_at": 1737000000000,
+        "related_to": [
+          {{"hash": "4c4149355d3f3e1114e6a72bc5c2813a3ecd4deab2ba8771eaca8556b2c032f2", "relation_type": "similar", "weight": 0.85}},
+          {{"hash": "6f7fb8935e150f61a607ece0582c87c42b9975d356def0e41164b85852836145", "relation_type": "elaborates", "weight": 0.70}}
+        ],
+        "author_did": "{DID}"}}"#
+    )
+}
+
+fn vector_5_json() -> String {
+    format!(
+        r#"{{"type": "observation", "observer_id": "temp-sensor-01", "observer_type": "temperature",
+        "subject": "server-room", "object": "22.5C", "confidence": 0.99, "created_at": 1737000000000,
+        "namespace": "monitoring", "importance": 0.3, "author_did": "{DID}"}}"#
+    )
+}
+
+/// Vectors 2–5 have no published address; these were computed by this
+/// implementation, cross-checked once against an independent Python encoder
+/// (PyPI `msgpack` + `hashlib`), and are pinned so any change is visible.
+#[test]
+fn vectors_2_to_5_pinned() {
+    for (json, expected) in [
+        (vector_2_json(), "b4db6c77ac947b55c9ef1a28ab94bfc2c5005a17242dd3919c61fdc2138534c3"),
+        (vector_3_json(), "deb85fb369c864391211ff7a89caf20a9941953965888994f6c40f483f33a9b7"),
+        (vector_4_json(), "752d53aa8c3bdaeb405033814ab03c4102e6f24f28dcc459cbe5c30d75190be2"),
+        (vector_5_json(), "4b2a522d6e0b3234a21056dfdad9b8fa11901f4b3c767078046c19f501d32618"),
+    ] {
+        let blob = encode_json(&json);
+        assert_eq!(decode(&blob.bytes).unwrap().encode().unwrap(), blob);
+        assert_eq!(blob.address.to_hex(), expected);
+    }
+}
+
+/// Vectors 3 and 4 have no namespace: the header hashes the empty string.
+#[test]
+fn missing_namespace_hashes_empty_string() {
+    let blob = encode_json(&vector_3_json());
+    assert_eq!(&blob.bytes[3..5], &[0xe3, 0xb0]);
+}
+
+/// The same grain as CBOR: a different address (§16.2 "Critical"), pinned and
+/// cross-checked once against PyPI `cbor2` with `canonical=True`.
+#[test]
+fn vector_1_as_cbor_pinned() {
+    let mut g = Grain::from_json_str(&vector_1_json()).unwrap();
+    g.options.encoding = oms::Encoding::Cbor;
+    let blob = g.encode().unwrap();
+    assert_eq!(blob.bytes[1], 0x20);
+    assert_eq!(decode(&blob.bytes).unwrap(), g);
+    assert_eq!(blob.address.to_hex(), "4aa67ff5a90daed32303e0572353405290cff9b6c9b07504549225f23908a927");
+}
