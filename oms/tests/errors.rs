@@ -1,0 +1,269 @@
+//! One corrupt input per `ERR_*` code of OMS §19 (store-policy codes are
+//! covered by the store tests), each asserting the exact code.
+
+use oms::address::ContentAddress;
+use oms::header::namespace_hash;
+use oms::{decode, CorruptReason, Grain, OmsError};
+use rmpv::Value as Mp;
+
+/// A blob with a correct header for the payload, unless the caller patches it.
+fn raw(type_byte: u8, flags: u8, payload: &Mp) -> Vec<u8> {
+    let mut body = Vec::new();
+    rmpv::encode::write_value(&mut body, payload).unwrap();
+    let (mut ns, mut ca) = (None, 0u32);
+    if let Mp::Map(entries) = payload {
+        for (k, v) in entries {
+            match (k.as_str(), v) {
+                (Some("ns"), Mp::String(s)) => ns = s.as_str().map(str::to_string),
+                (Some("ca"), v) => ca = (v.as_u64().unwrap_or(0) / 1000) as u32,
+                _ => {}
+            }
+        }
+    }
+    let mut out = vec![1, flags, type_byte];
+    out.extend_from_slice(&namespace_hash(ns.as_deref()).to_be_bytes());
+    out.extend_from_slice(&ca.to_be_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+fn s(x: &str) -> Mp {
+    Mp::from(x)
+}
+
+/// A valid belief payload in canonical key order, with `extra` entries
+/// appended (so they break the order only if the test wants that).
+fn belief(extra: Vec<(Mp, Mp)>) -> Mp {
+    let mut m = vec![
+        (s("c"), Mp::F64(0.5)),
+        (s("ca"), Mp::from(1_700_000_000_000u64)),
+        (s("o"), s("b")),
+        (s("r"), s("likes")),
+        (s("s"), s("a")),
+        (s("t"), s("belief")),
+    ];
+    m.extend(extra);
+    Mp::Map(m)
+}
+
+fn code(r: Result<Grain, OmsError>) -> &'static str {
+    r.map(|_| ()).unwrap_err().code()
+}
+
+#[test]
+fn baseline_is_valid() {
+    decode(&raw(1, 0, &belief(vec![]))).unwrap();
+}
+
+#[test]
+fn err_too_short() {
+    assert_eq!(code(decode(&[1, 0, 1, 0, 0, 0, 0, 0, 0])), "ERR_TOO_SHORT");
+    assert_eq!(code(decode(&[])), "ERR_TOO_SHORT");
+}
+
+#[test]
+fn err_version() {
+    let mut b = raw(1, 0, &belief(vec![]));
+    b[0] = 2;
+    assert_eq!(decode(&b).unwrap_err(), OmsError::Version { version: 2 });
+}
+
+#[test]
+fn err_corrupt_truncated_and_trailing() {
+    let b = raw(1, 0, &belief(vec![]));
+    assert_eq!(decode(&b[..b.len() - 3]).unwrap_err(), OmsError::Corrupt(CorruptReason::Truncated));
+    let mut t = b.clone();
+    t.push(0xc0);
+    assert_eq!(decode(&t).unwrap_err(), OmsError::Corrupt(CorruptReason::TrailingBytes));
+}
+
+#[test]
+fn err_corrupt_duplicate_key() {
+    let b = raw(1, 0, &belief(vec![(s("t"), s("belief"))]));
+    assert_eq!(decode(&b).unwrap_err(), OmsError::Corrupt(CorruptReason::DuplicateKey("t".into())));
+}
+
+#[test]
+fn err_corrupt_bom() {
+    let b = raw(1, 0, &belief(vec![(s("zz"), s("\u{feff}hello"))]));
+    assert_eq!(decode(&b).unwrap_err(), OmsError::Corrupt(CorruptReason::Bom));
+    let mut m = oms::Map::new();
+    for (k, v) in [("type", "belief"), ("subject", "\u{feff}a"), ("relation", "r"), ("object", "o")] {
+        m.insert(k.into(), v.into());
+    }
+    m.insert("confidence".into(), 0.5.into());
+    m.insert("created_at".into(), 1i64.into());
+    assert_eq!(Grain::new(m).unwrap().encode().unwrap_err().code(), "ERR_CORRUPT");
+}
+
+#[test]
+fn err_corrupt_markers_and_keys() {
+    let ext = raw(1, 0, &belief(vec![(s("zz"), Mp::Ext(1, vec![0]))]));
+    assert!(matches!(decode(&ext).unwrap_err(), OmsError::Corrupt(CorruptReason::BadMarker(_))));
+    let nonstr = raw(1, 0, &belief(vec![(Mp::from(7), s("x"))]));
+    assert_eq!(decode(&nonstr).unwrap_err(), OmsError::Corrupt(CorruptReason::NonStringKey));
+    let mut invalid_utf8 = raw(1, 0, &belief(vec![(s("zz"), s("ab"))]));
+    let n = invalid_utf8.len();
+    invalid_utf8[n - 1] = 0xff;
+    assert_eq!(decode(&invalid_utf8).unwrap_err(), OmsError::Corrupt(CorruptReason::InvalidUtf8));
+}
+
+#[test]
+fn err_corrupt_depth_limit() {
+    let mut deep = s("x");
+    for _ in 0..40 {
+        deep = Mp::Array(vec![deep]);
+    }
+    let b = raw(1, 0, &belief(vec![(s("zz"), deep)]));
+    assert!(matches!(decode(&b).unwrap_err(), OmsError::Corrupt(CorruptReason::DepthExceeded(32))));
+}
+
+#[test]
+fn err_corrupt_non_canonical() {
+    // Keys out of order.
+    let unsorted = Mp::Map(vec![(s("t"), s("belief")), (s("c"), Mp::F64(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("a"))]);
+    assert!(matches!(decode(&raw(1, 0, &unsorted)).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
+    // float32 instead of float64.
+    let f32b = raw(1, 0, &Mp::Map(vec![(s("c"), Mp::F32(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("a")), (s("t"), s("belief"))]));
+    assert!(matches!(decode(&f32b).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
+    // Non-NFC string.
+    let nfd = raw(1, 0, &belief(vec![(s("zz"), s("e\u{301}"))]));
+    assert!(matches!(decode(&nfd).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
+    // A nil value inside a map (nulls are omitted).
+    let nil = raw(1, 0, &belief(vec![(s("zz"), Mp::Nil)]));
+    assert!(matches!(decode(&nil).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
+    // Full field name where a short key is due.
+    let full = raw(1, 0, &belief(vec![(s("user_id"), s("x"))]));
+    assert!(matches!(decode(&full).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
+    // Integer not in its smallest form: 5 as uint16.
+    let mut wide = raw(1, 0, &belief(vec![(s("zz"), Mp::from(5))]));
+    let n = wide.len();
+    wide.truncate(n - 1);
+    wide.extend_from_slice(&[0xcd, 0, 5]);
+    assert!(matches!(decode(&wide).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
+}
+
+#[test]
+fn err_corrupt_header_mismatch() {
+    let mut b = raw(1, 0, &belief(vec![]));
+    b[3] ^= 0xff;
+    assert!(matches!(decode(&b).unwrap_err(), OmsError::Corrupt(CorruptReason::HeaderMismatch(_))));
+    let mut c = raw(1, 0, &belief(vec![]));
+    c[8] ^= 1;
+    assert!(matches!(decode(&c).unwrap_err(), OmsError::Corrupt(CorruptReason::HeaderMismatch(_))));
+    // Type byte says event, payload says belief.
+    let d = raw(2, 0, &belief(vec![]));
+    assert!(matches!(decode(&d).unwrap_err(), OmsError::Corrupt(CorruptReason::HeaderMismatch(_))));
+}
+
+#[test]
+fn err_not_map() {
+    assert_eq!(code(decode(&raw(1, 0, &Mp::Array(vec![s("t")])))), "ERR_NOT_MAP");
+}
+
+#[test]
+fn err_no_type() {
+    let p = Mp::Map(vec![(s("s"), s("a"))]);
+    assert_eq!(code(decode(&raw(1, 0, &p))), "ERR_NO_TYPE");
+    assert_eq!(code(Grain::from_json_str(r#"{"subject": "a"}"#)), "ERR_NO_TYPE");
+}
+
+#[test]
+fn err_unknown_type() {
+    let p = Mp::Map(vec![(s("ca"), Mp::from(1u64)), (s("t"), s("episode"))]);
+    assert_eq!(code(decode(&raw(1, 0, &p))), "ERR_UNKNOWN_TYPE");
+    assert_eq!(code(decode(&raw(0, 0, &p))), "ERR_UNKNOWN_TYPE");
+    assert_eq!(code(Grain::from_json_str(r#"{"type": "episode", "created_at": 1}"#)), "ERR_UNKNOWN_TYPE");
+}
+
+#[test]
+fn unknown_type_bytes_read_as_opaque_maps() {
+    // §19.4: a domain-profile or reserved type byte decodes without schema.
+    let p = Mp::Map(vec![(s("t"), s("hc:lab_result")), (s("zz"), s("kept"))]);
+    for byte in [0x0b, 0xef, 0xf0, 0xff] {
+        let b = raw(byte, 0, &p);
+        let g = decode(&b).unwrap();
+        assert_eq!(g.grain_type().byte(), byte);
+        assert_eq!(g.get_str("zz"), Some("kept"));
+        assert_eq!(g.encode().unwrap().bytes, b);
+    }
+}
+
+#[test]
+fn err_schema() {
+    let p = Mp::Map(vec![(s("c"), Mp::F64(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("t"), s("belief"))]);
+    assert_eq!(decode(&raw(1, 0, &p)).unwrap_err(), OmsError::Schema { field: "subject".into(), problem: "missing required field".into() });
+    // Index-layer fields never belong in a blob.
+    assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("sb"), s("x"))])))), "ERR_SCHEMA");
+}
+
+#[test]
+fn err_empty() {
+    let p = Mp::Map(vec![(s("c"), Mp::F64(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("")), (s("t"), s("belief"))]);
+    assert_eq!(decode(&raw(1, 0, &p)).unwrap_err(), OmsError::Empty { field: "subject".into() });
+}
+
+#[test]
+fn err_range() {
+    let p = Mp::Map(vec![(s("c"), Mp::F64(1.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("a")), (s("t"), s("belief"))]);
+    assert_eq!(code(decode(&raw(1, 0, &p))), "ERR_RANGE");
+    assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("sc"), Mp::from(-1))]))))  , "ERR_RANGE");
+    assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("im"), Mp::F64(-0.1))]))))  , "ERR_RANGE");
+}
+
+#[test]
+fn err_float_invalid() {
+    let b = raw(1, 0, &belief(vec![(s("zz"), Mp::F64(f64::NAN))]));
+    assert_eq!(code(decode(&b)), "ERR_FLOAT_INVALID");
+    let mut g = Grain::from_json_str(r#"{"type":"belief","subject":"a","relation":"r","object":"o","confidence":0.5,"created_at":1}"#).unwrap().into_fields();
+    g.insert("context".into(), oms::Value::Map([("x".to_string(), oms::Value::Float(f64::INFINITY))].into_iter().collect()));
+    assert_eq!(Grain::new(g).unwrap().encode().unwrap_err(), OmsError::FloatInvalid { path: "ctx.x".into() });
+}
+
+#[test]
+fn err_signed_mismatch_on_bare_blob() {
+    let b = raw(1, 0x01, &belief(vec![]));
+    assert_eq!(decode(&b).unwrap_err(), OmsError::SignedMismatch { flag: true, wrapped: false });
+}
+
+#[test]
+fn err_sensitivity_mismatch() {
+    let tags = (s("tags"), Mp::Array(vec![s("phi:diagnosis")]));
+    let low = raw(1, 0x80, &belief(vec![tags.clone()])); // PII, PHI required
+    assert_eq!(decode(&low).unwrap_err(), OmsError::SensitivityMismatch { header: 2, required: 3 });
+    decode(&raw(1, 0xc0, &belief(vec![tags]))).unwrap();
+}
+
+#[test]
+fn err_hash_format_and_length() {
+    let good = "3288d0d41cf49a1d428e404f0b6a6fe60388be9536937557f6139b813d53a520";
+    ContentAddress::parse(good).unwrap();
+    assert_eq!(ContentAddress::parse(&good.to_uppercase()).unwrap_err().code(), "ERR_HASH_FORMAT");
+    assert_eq!(ContentAddress::parse(&good.replace('a', "g")).unwrap_err().code(), "ERR_HASH_FORMAT");
+    assert_eq!(ContentAddress::parse(&good[..63]).unwrap_err(), OmsError::HashLength { len: 63 });
+    assert_eq!(ContentAddress::parse(&format!("{good}0")).unwrap_err().code(), "ERR_HASH_LENGTH");
+}
+
+#[test]
+fn err_integrity() {
+    let b = raw(1, 0, &belief(vec![]));
+    let addr = ContentAddress::of(&b);
+    addr.verify(&b).unwrap();
+    let mut t = b.clone();
+    let n = t.len();
+    t[n - 2] ^= 1;
+    assert_eq!(addr.verify(&t).unwrap_err().code(), "ERR_INTEGRITY");
+}
+
+#[test]
+fn err_unsupported_flags() {
+    assert_eq!(code(decode(&raw(1, 0x02, &belief(vec![])))), "ERR_UNSUPPORTED");
+    assert_eq!(code(decode(&raw(1, 0x04, &belief(vec![])))), "ERR_UNSUPPORTED");
+}
+
+#[test]
+fn every_code_has_a_message() {
+    let e = OmsError::Bug { detail: "x".into() };
+    assert!(e.to_string().contains("bug in the toolchain"));
+    assert!(OmsError::TooShort { len: 3 }.to_string().starts_with("ERR_TOO_SHORT: "));
+}
