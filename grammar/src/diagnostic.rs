@@ -38,6 +38,9 @@ pub struct Diagnostic {
     pub valid_values: Vec<String>,
     /// What the parser would have accepted at this position.
     pub expected: Vec<String>,
+    /// Text that fixes the problem when it replaces [`Diagnostic::span`]; the language
+    /// server offers it as a quick fix and the CLI builds the example from it.
+    pub replacement: Option<String>,
 }
 
 impl Diagnostic {
@@ -53,6 +56,26 @@ impl Diagnostic {
             example: None,
             valid_values: Vec::new(),
             expected: Vec::new(),
+            replacement: None,
+        }
+    }
+
+    /// Adds a machine-applicable fix for the primary span.
+    pub fn with_replacement(mut self, text: impl Into<String>) -> Self {
+        self.replacement = Some(text.into());
+        self
+    }
+
+    /// Fills in `example` from `replacement`: the query text (`query_span` of `source`)
+    /// with the primary span replaced. Does nothing when there is already an example.
+    pub fn complete_example(&mut self, source: &str, query_span: Span) {
+        if self.example.is_some() {
+            return;
+        }
+        let (Some(fix), Some(q)) = (&self.replacement, source.get(query_span.range())) else { return };
+        let (s, e) = (self.span.start.saturating_sub(query_span.start) as usize, self.span.end.saturating_sub(query_span.start) as usize);
+        if let (Some(before), Some(after)) = (q.get(..s), q.get(e..)) {
+            self.example = Some(format!("{before}{fix}{after}").trim().to_string());
         }
     }
 

@@ -8,7 +8,10 @@
 macro_rules! word_enum {
     ($(#[$m:meta])* $vis:vis enum $name:ident { $( $(#[$vm:meta])* $var:ident = $text:literal ),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(
+            ::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq,
+            ::core::cmp::Eq, ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord,
+        )]
         $vis enum $name { $( $(#[$vm])* #[doc = concat!("`", $text, "`")] $var ),+ }
 
         impl $name {
@@ -31,8 +34,8 @@ macro_rules! word_enum {
             }
         }
 
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str(self.as_str())
             }
         }

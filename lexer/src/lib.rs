@@ -14,7 +14,7 @@ mod token;
 
 pub use prelex::{check_bidi, check_length, decode_utf8, is_bidi_control};
 pub use strings::{nfc, quote, string_value};
-pub use token::{describe, Token};
+pub use token::{Token, describe};
 
 use cal_grammar::{Code, Diagnostic, ExcludedWord, Keyword, Span};
 use logos::Logos;
@@ -36,7 +36,10 @@ pub struct Lexed<'src> {
 /// Tokenizes `src`. Never fails and never panics: problems become diagnostics
 /// and [`Token::Error`] tokens, so the parser can still recover around them.
 pub fn lex(src: &str) -> Lexed<'_> {
-    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 4 + 4), diagnostics: check_bidi(src) };
+    let mut out = Lexed {
+        tokens: Vec::with_capacity(src.len() / 4 + 4),
+        diagnostics: check_bidi(src),
+    };
     let mut base = 0usize;
     'restart: loop {
         let mut lexer = Token::lexer(&src[base..]);
@@ -55,11 +58,14 @@ pub fn lex(src: &str) -> Lexed<'_> {
                 Ok(Token::Excluded(ExcludedWord::Consent)) if &src[start..end] == "consent" => {
                     // The grain type `consent` (DESCRIBE fields consent, ADD consent) shares its
                     // spelling with the excluded word CONSENT; only the lower-case word is a name.
-                    out.tokens.push((Token::Ident("consent"), Span::new(start, end)));
+                    out.tokens
+                        .push((Token::Ident("consent"), Span::new(start, end)));
                 }
                 Ok(Token::Excluded(word)) => {
-                    out.diagnostics.push(excluded(word, &src[start..end], Span::new(start, end)));
-                    out.tokens.push((Token::Excluded(word), Span::new(start, end)));
+                    out.diagnostics
+                        .push(excluded(word, &src[start..end], Span::new(start, end)));
+                    out.tokens
+                        .push((Token::Excluded(word), Span::new(start, end)));
                 }
                 Ok(tok @ Token::Kw(k)) if template::is_section(k) => {
                     out.tokens.push((tok, Span::new(start, end)));
@@ -82,7 +88,9 @@ pub fn lex(src: &str) -> Lexed<'_> {
 
 /// True when the text after a number would make it malformed (`1.`, `12abc`, `1.2.3`).
 fn continues_number(rest: &str) -> bool {
-    rest.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    rest.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
 }
 
 /// Lexes `sha256:…` starting at `start`; returns where lexing resumes.
@@ -125,9 +133,13 @@ fn malformed<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
     let mut m = Malformed::lexer(rest);
     let (diag, len) = match m.next() {
         Some(Ok(Malformed::UnterminatedString)) if m.span().start == 0 => (
-            Diagnostic::new(Code::E005, Span::new(start, src.len()), "Unterminated string literal: no closing `\"`.")
-                .with_suggestion("Close the string with `\"`; write a quote inside a string as `\\\"`.")
-                .with_example("RECALL ABOUT \"alice\""),
+            Diagnostic::new(
+                Code::E005,
+                Span::new(start, src.len()),
+                "Unterminated string literal: no closing `\"`.",
+            )
+            .with_suggestion("Close the string with `\"`; write a quote inside a string as `\\\"`.")
+            .with_example("RECALL ABOUT \"alice\""),
             rest.len(),
         ),
         Some(Ok(Malformed::BadNumber)) if m.span().start == 0 => {
@@ -150,19 +162,30 @@ fn malformed<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
                 out.tokens.push((Token::Error, span));
                 return start + len;
             }
-            let mut d = Diagnostic::new(Code::E002, span, format!("Unexpected character `{}`.", c.escape_debug()));
+            let mut d = Diagnostic::new(
+                Code::E002,
+                span,
+                format!("Unexpected character `{}`.", c.escape_debug()),
+            );
             d = match c {
-                '$' => d.with_suggestion("Parameters are written `$name`.").with_example("WHERE user_id = $user"),
+                '$' => d
+                    .with_suggestion("Parameters are written `$name`.")
+                    .with_example("WHERE user_id = $user"),
                 '!' => d.with_suggestion("The not-equal operator is `!=`."),
                 '\'' => d.with_suggestion("Strings use double quotes: \"…\"."),
-                '-' => d.with_suggestion("Comments start with `--`; negative numbers are written `-1`."),
-                c if !c.is_ascii() => d.with_suggestion("Keywords and field names are ASCII (§16.6); put other text inside a string."),
+                '-' => d.with_suggestion(
+                    "Comments start with `--`; negative numbers are written `-1`.",
+                ),
+                c if !c.is_ascii() => d.with_suggestion(
+                    "Keywords and field names are ASCII (§16.6); put other text inside a string.",
+                ),
                 _ => d,
             };
             (d, len)
         }
     };
-    out.tokens.push((Token::Error, Span::new(start, start + len)));
+    out.tokens
+        .push((Token::Error, Span::new(start, start + len)));
     out.diagnostics.push(diag);
     start + len
 }

@@ -28,10 +28,18 @@ pub fn check_length(text: &str, span: Span) -> Option<Diagnostic> {
         Diagnostic::new(
             Code::E001,
             span,
-            format!("The query is {len} bytes long; the maximum is {} bytes.", limits::MAX_QUERY_BYTES),
+            format!(
+                "The query is {len} bytes long; the maximum is {} bytes.",
+                limits::MAX_QUERY_BYTES
+            ),
         )
-        .with_suggestion("Split the query, or move repeated values into parameters or LET bindings.")
-        .with_example(format!("{}…", text.get(span.range()).map_or("", |t| &t[..t.len().min(40)])))
+        .with_suggestion(
+            "Split the query, or move repeated values into parameters or LET bindings.",
+        )
+        .with_example(format!(
+            "{}…",
+            text.get(span.range()).map_or("", |t| &t[..t.len().min(40)])
+        ))
     })
 }
 
@@ -58,9 +66,14 @@ pub fn check_bidi(text: &str) -> Vec<Diagnostic> {
                     Diagnostic::new(
                         Code::E071,
                         Span::new(at, at + c.len_utf8()),
-                        format!("Bidirectional control character U+{:04X} is not allowed in a query.", c as u32),
+                        format!(
+                            "Bidirectional control character U+{:04X} is not allowed in a query.",
+                            c as u32
+                        ),
                     )
-                    .with_suggestion("Remove the character; grain content is stored in logical order (§16.3)."),
+                    .with_suggestion(
+                        "Remove the character; grain content is stored in logical order (§16.3).",
+                    ),
                 );
             }
         }
@@ -85,12 +98,18 @@ mod tests {
         let at = "a".repeat(limits::MAX_QUERY_BYTES);
         assert!(check_length(&at, Span::new(0, at.len())).is_none());
         let over = "a".repeat(limits::MAX_QUERY_BYTES + 1);
-        assert_eq!(check_length(&over, Span::new(0, over.len())).unwrap().code, Code::E001);
+        assert_eq!(
+            check_length(&over, Span::new(0, over.len())).unwrap().code,
+            Code::E001
+        );
     }
 
     #[test]
     fn every_bidi_control_is_found() {
-        for c in ['\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}'] {
+        for c in [
+            '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+            '\u{2068}', '\u{2069}',
+        ] {
             let text = format!("RECALL ABOUT \"a{c}b\"");
             let d = check_bidi(&text);
             assert_eq!(d.len(), 1, "{c:?}");

@@ -1,7 +1,7 @@
 //! String literal values: escape resolution and NFC normalization (§3.4, §16.2).
 
 use std::borrow::Cow;
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 /// Resolves the escapes of a string literal's raw inside and NFC-normalizes it.
 ///

@@ -6,7 +6,11 @@ fn kinds(src: &str) -> Vec<Token<'_>> {
 }
 
 fn codes(src: &str) -> Vec<&'static str> {
-    lex(src).diagnostics.iter().map(|d| d.code.as_str()).collect()
+    lex(src)
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect()
 }
 
 #[test]
@@ -17,7 +21,13 @@ fn every_keyword_lexes_as_itself_in_any_case() {
         let mixed: String = upper
             .chars()
             .enumerate()
-            .map(|(i, c)| if i % 2 == 0 { c } else { c.to_ascii_lowercase() })
+            .map(|(i, c)| {
+                if i % 2 == 0 {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
             .collect();
         for w in [upper.to_string(), lower, mixed] {
             assert_eq!(kinds(&w), vec![Token::Kw(*k)], "{w}");
@@ -32,11 +42,18 @@ fn every_excluded_word_is_rejected() {
         assert_eq!(toks, vec![Token::Excluded(*e)], "{e}");
         let d = &lex(e.as_str()).diagnostics[0];
         assert_eq!(d.code, Code::E002);
-        assert!(d.message.contains("cannot destroy or administer"), "{}", d.message);
+        assert!(
+            d.message.contains("cannot destroy or administer"),
+            "{}",
+            d.message
+        );
     }
     // The grain type `consent` is a name, not the excluded word.
     assert_eq!(kinds("consent"), vec![Token::Ident("consent")]);
-    assert_eq!(kinds("Consent"), vec![Token::Excluded(ExcludedWord::Consent)]);
+    assert_eq!(
+        kinds("Consent"),
+        vec![Token::Excluded(ExcludedWord::Consent)]
+    );
 }
 
 #[test]
@@ -107,8 +124,14 @@ fn hash_literal_boundaries() {
     let ok64 = format!("sha256:{}", "F".repeat(64));
     assert!(codes(&ok8).is_empty());
     assert!(codes(&ok64).is_empty());
-    assert_eq!(codes(&format!("sha256:{}", "a".repeat(7))), vec!["CAL-E015"]);
-    assert_eq!(codes(&format!("sha256:{}", "a".repeat(65))), vec!["CAL-E015"]);
+    assert_eq!(
+        codes(&format!("sha256:{}", "a".repeat(7))),
+        vec!["CAL-E015"]
+    );
+    assert_eq!(
+        codes(&format!("sha256:{}", "a".repeat(65))),
+        vec!["CAL-E015"]
+    );
     assert_eq!(codes("sha256:target_hash"), vec!["CAL-E015"]);
     assert_eq!(codes("sha256:"), vec!["CAL-E015"]);
     let l = lex("EXISTS sha256:xyz12345");
@@ -161,7 +184,10 @@ fn bidi_controls_are_reported_once() {
 
 #[test]
 fn domain_fields_are_three_tokens() {
-    assert_eq!(kinds("hc:patient_id"), vec![Token::Ident("hc"), Token::Colon, Token::Ident("patient_id")]);
+    assert_eq!(
+        kinds("hc:patient_id"),
+        vec![Token::Ident("hc"), Token::Colon, Token::Ident("patient_id")]
+    );
 }
 
 #[test]

@@ -13,8 +13,9 @@
 //! it is a separate [`QueryBody`] alternative, not a thirteenth statement.
 
 pub use cal_grammar::{
-    BudgetUnit, Comparator, ConsistencyKind, DescribeTarget, DisclosureLevel, Extractor, FormatName, GrainType,
-    RelationCategory, SetOperator, SortDirection, Span, StreamEvents, TemplateSectionKind,
+    BudgetUnit, Comparator, ConsistencyKind, DescribeTarget, DisclosureLevel, Extractor,
+    FormatName, GrainType, RelationCategory, SetOperator, SortDirection, Span, StreamEvents,
+    TemplateSectionKind,
 };
 
 /// A `.cal` document: queries separated by `;` (docs/spec-decisions.md, "documents").
@@ -144,7 +145,10 @@ impl Statement {
 
     /// Tier 1 statements evolve memory and need the Evolve capability (§2.2).
     pub fn is_tier1(&self) -> bool {
-        matches!(self, Statement::Add(_) | Statement::Supersede(_) | Statement::Revert(_))
+        matches!(
+            self,
+            Statement::Add(_) | Statement::Supersede(_) | Statement::Revert(_)
+        )
     }
 }
 
