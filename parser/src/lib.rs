@@ -10,6 +10,8 @@
 pub mod ast;
 mod error;
 mod grammar;
+pub mod json;
+pub mod print;
 
 use ast::{Document, Query};
 use cal_grammar::{Code, Diagnostic, Span, sort_diagnostics};
