@@ -96,7 +96,7 @@ codes! {
     E020 = "CAL-E020", "IncompatibleTypes", "5.2", Check, "Incompatible types in comparison";
     E021 = "CAL-E021", "StageTypeMismatch", "17.3", Check, "Pipeline stage type mismatch";
     E022 = "CAL-E022", "ExtractorNeedsBeliefs", "4", Check, "SUBJECTS/OBJECTS requires belief-type input";
-    E030 = "CAL-E030", "GrainBudgetExceeded", "8.2", Execute, "Grain budget exceeded";
+    E030 = "CAL-E030", "GrainBudgetExceeded", "8.2", Check, "Grain budget exceeded";
     E031 = "CAL-E031", "QueryTimeout", "17.3", Execute, "Query timeout";
     E040 = "CAL-E040", "SupersessionConflict", "8.9", Execute, "SupersessionConflict -- target grain already superseded";
     E041 = "CAL-E041", "NoPreviousVersion", "8.10", Execute, "NoPreviousVersion -- REVERT target is the original grain";
@@ -153,11 +153,7 @@ impl Code {
 
     /// Warnings are the `CAL-W` codes; everything else rejects the query.
     pub const fn severity(self) -> Severity {
-        if self.info().code.as_bytes()[4] == b'W' {
-            Severity::Warning
-        } else {
-            Severity::Error
-        }
+        if self.info().code.as_bytes()[4] == b'W' { Severity::Warning } else { Severity::Error }
     }
 
     /// Looks a code up by its spelling (`"CAL-E003"`), as read from JSON or a case file.

@@ -6,7 +6,7 @@
 
 use crate::codes::{Code, Severity};
 use crate::span::{LineIndex, Span};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 /// A secondary location that explains the primary one ("first defined here").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +73,10 @@ impl Diagnostic {
             return;
         }
         let (Some(fix), Some(q)) = (&self.replacement, source.get(query_span.range())) else { return };
-        let (s, e) = (self.span.start.saturating_sub(query_span.start) as usize, self.span.end.saturating_sub(query_span.start) as usize);
+        let (s, e) = (
+            self.span.start.saturating_sub(query_span.start) as usize,
+            self.span.end.saturating_sub(query_span.start) as usize,
+        );
         if let (Some(before), Some(after)) = (q.get(..s), q.get(e..)) {
             self.example = Some(format!("{before}{fix}{after}").trim().to_string());
         }
@@ -148,11 +151,8 @@ impl Diagnostic {
             obj.insert("expected".into(), json!(self.expected));
         }
         if !self.labels.is_empty() {
-            let labels: Vec<Value> = self
-                .labels
-                .iter()
-                .map(|l| json!({"message": l.message, "position": index.position(l.span)}))
-                .collect();
+            let labels: Vec<Value> =
+                self.labels.iter().map(|l| json!({"message": l.message, "position": index.position(l.span)})).collect();
             obj.insert("related".into(), Value::Array(labels));
         }
         Value::Object(obj)
@@ -161,7 +161,7 @@ impl Diagnostic {
 
 /// Sorts diagnostics into source order (then by code), the order every consumer shows them in.
 pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
-    diags.sort_by(|a, b| (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code)));
+    diags.sort_by_key(|d| (d.span.start, d.span.end, d.code));
 }
 
 #[cfg(test)]

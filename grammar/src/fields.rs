@@ -1162,7 +1162,7 @@ mod tests {
 /// The grammar file agrees with the tables of this crate and is well formed.
 #[cfg(test)]
 mod ebnf_tests {
-    use super::ebnf_support::{productions, set, terminals, words_deep, Tok};
+    use super::ebnf_support::{Tok, productions, set, terminals, words_deep};
     use super::*;
     use crate::vocab::*;
     use std::collections::BTreeSet;

@@ -20,7 +20,7 @@ pub mod suggest;
 pub mod vocab;
 
 pub use codes::{Code, CodeInfo, Phase, Severity};
-pub use diagnostic::{sort_diagnostics, Diagnostic, Label};
+pub use diagnostic::{Diagnostic, Label, sort_diagnostics};
 pub use span::{LineIndex, Position, Span};
 pub use vocab::*;
 

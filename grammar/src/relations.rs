@@ -148,11 +148,7 @@ pub fn humanize(relation: &str) -> Cow<'_, str> {
         }
         _ => relation,
     };
-    if rest.contains('_') {
-        Cow::Owned(rest.replace('_', " "))
-    } else {
-        Cow::Borrowed(rest)
-    }
+    if rest.contains('_') { Cow::Owned(rest.replace('_', " ")) } else { Cow::Borrowed(rest) }
 }
 
 #[cfg(test)]

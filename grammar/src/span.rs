@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// Every AST node and every diagnostic carries one. It is kept to two `u32`s
 /// because queries are at most 8 KiB and files a few megabytes; conversion to
 /// line/column (or to UTF-16 for the language server) happens only at the edge.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Span {
     /// Offset of the first byte.
     pub start: u32,
@@ -45,6 +45,13 @@ impl Span {
     /// True for a zero-width span.
     pub fn is_empty(self) -> bool {
         self.start == self.end
+    }
+}
+
+/// Compact `start..end`, so that AST dumps in snapshots stay readable.
+impl std::fmt::Debug for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
     }
 }
 
@@ -133,10 +140,7 @@ impl<'a> LineIndex<'a> {
         let Some(&line_start) = self.line_starts.get(line as usize) else {
             return u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         };
-        let line_end = self
-            .line_starts
-            .get(line as usize + 1)
-            .map_or(self.text.len(), |&s| s as usize - 1);
+        let line_end = self.line_starts.get(line as usize + 1).map_or(self.text.len(), |&s| s as usize - 1);
         let mut units = 0u32;
         for (i, c) in self.text[line_start as usize..line_end].char_indices() {
             if units >= character {

@@ -125,7 +125,7 @@ impl ExcludedWord {
 
 word_enum! {
     /// Future-reserved words (Appendix D): not keywords yet, but never usable as
-    /// user-chosen names (context names, template names, labels).
+    /// user-chosen names (context names, template names). Labels may be any word (docs/spec-decisions.md).
     pub enum FutureReserved {
         Find = "FIND", Relate = "RELATE", Timeline = "TIMELINE", Trace = "TRACE", Graph = "GRAPH",
         Annotate = "ANNOTATE", Matching = "MATCHING", Similar = "SIMILAR", Near = "NEAR",
