@@ -28,7 +28,7 @@ pub(crate) trait Sink {
     fn array_len(&mut self, n: usize);
     fn map_len(&mut self, n: usize);
     /// Sorts map entries into the encoding's canonical key order.
-    fn sort_keys(entries: &mut [(Cow<'_, str>, &Value)]);
+    fn sort_keys(entries: &mut [(Cow<'_, str>, &Value, KeyMap)]);
 }
 
 /// How keys of a map are rewritten before sorting.
@@ -123,12 +123,17 @@ fn prefix(e: OmsError, seg: &str) -> OmsError {
 }
 
 fn write_map<S: Sink>(sink: &mut S, m: &Map, km: KeyMap, depth: usize, max_depth: usize) -> Result<()> {
-    let mut entries: Vec<(Cow<'_, str>, &Value)> = Vec::with_capacity(m.len());
+    let mut entries: Vec<(Cow<'_, str>, &Value, KeyMap)> = Vec::with_capacity(m.len());
     for (k, v) in m {
         if matches!(v, Value::Null) {
             continue;
         }
         let key = nfc(k)?;
+        // Nested tables are chosen by the full top-level name (§4.7).
+        let child = match km {
+            KeyMap::Top { .. } => Nested::for_field(&key).map_or(KeyMap::Plain, KeyMap::Nested),
+            _ => KeyMap::Plain,
+        };
         let key = match km {
             KeyMap::Plain => key,
             KeyMap::Top { is_action } => match key {
@@ -140,7 +145,7 @@ fn write_map<S: Sink>(sink: &mut S, m: &Map, km: KeyMap, depth: usize, max_depth
                 Cow::Owned(o) => Cow::Owned(n.compact(&o).to_string()),
             },
         };
-        entries.push((key, v));
+        entries.push((key, v, child));
     }
     S::sort_keys(&mut entries);
     for pair in entries.windows(2) {
@@ -149,17 +154,9 @@ fn write_map<S: Sink>(sink: &mut S, m: &Map, km: KeyMap, depth: usize, max_depth
         }
     }
     sink.map_len(entries.len());
-    for (key, v) in &entries {
+    for (key, v, child) in &entries {
         sink.str(key);
-        let child = match km {
-            KeyMap::Top { .. } => {
-                // The key is already short; nested tables are chosen by full name.
-                let full = fields::expand_key(key, matches!(km, KeyMap::Top { is_action: true }));
-                Nested::for_field(full).map_or(KeyMap::Plain, KeyMap::Nested)
-            }
-            _ => KeyMap::Plain,
-        };
-        write_value(sink, v, child, depth + 1, max_depth).map_err(|e| prefix(e, key))?;
+        write_value(sink, v, *child, depth + 1, max_depth).map_err(|e| prefix(e, key))?;
     }
     Ok(())
 }

@@ -85,7 +85,7 @@ impl Sink for CborSink<'_> {
     fn map_len(&mut self, n: usize) {
         self.head(5, n as u64);
     }
-    fn sort_keys(entries: &mut [(Cow<'_, str>, &Value)]) {
+    fn sort_keys(entries: &mut [(Cow<'_, str>, &Value, KeyMap)]) {
         // Encoded text keys compare by length first, then bytewise.
         entries.sort_unstable_by(|a, b| {
             a.0.len().cmp(&b.0.len()).then_with(|| a.0.as_bytes().cmp(b.0.as_bytes()))

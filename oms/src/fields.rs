@@ -9,6 +9,7 @@
 //! directions (§6.12).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// Common fields (§6.1) and the Consent / Reasoning entries Appendix C lists
@@ -322,16 +323,36 @@ impl Nested {
     }
 }
 
+/// FNV-1a: field names are short, trusted table keys, so a fast
+/// non-cryptographic hash is right here (SipHash costs more than the lookup).
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FnvMap = HashMap<&'static str, &'static str, BuildHasherDefault<Fnv>>;
+
 struct Tables {
-    to_short: HashMap<&'static str, &'static str>,
-    to_full: HashMap<&'static str, &'static str>,
+    to_short: FnvMap,
+    to_full: FnvMap,
 }
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let mut to_short = HashMap::new();
-        let mut to_full = HashMap::new();
+        let mut to_short = FnvMap::default();
+        let mut to_full = FnvMap::default();
         for table in TOP_LEVEL_TABLES {
             for (full, short) in table.iter() {
                 to_short.insert(*full, *short);

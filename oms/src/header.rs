@@ -160,6 +160,17 @@ impl Header {
 /// namespace. A grain without a namespace hashes the empty string (0xe3b0);
 /// see docs/spec-decisions-oms.md.
 pub fn namespace_hash(namespace: Option<&str>) -> u16 {
-    let d = Sha256::digest(namespace.unwrap_or("").as_bytes());
-    u16::from_be_bytes([d[0], d[1]])
+    let ns = namespace.unwrap_or("");
+    // Grains of one store share few namespaces: remember the last one per thread.
+    thread_local! {
+        static LAST: std::cell::RefCell<(String, u16)> = std::cell::RefCell::new((String::new(), 0xe3b0));
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.0 != ns {
+            let d = Sha256::digest(ns.as_bytes());
+            *last = (ns.to_string(), u16::from_be_bytes([d[0], d[1]]));
+        }
+        last.1
+    })
 }

@@ -49,7 +49,7 @@ impl Sink for MsgPackSink<'_> {
     fn map_len(&mut self, n: usize) {
         let _ = rmp::encode::write_map_len(self.out, n as u32);
     }
-    fn sort_keys(entries: &mut [(Cow<'_, str>, &Value)]) {
+    fn sort_keys(entries: &mut [(Cow<'_, str>, &Value, KeyMap)]) {
         entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     }
 }

@@ -29,9 +29,6 @@ const COUNT_FIELDS: &[&str] = &[
     "duration_ms",
 ];
 
-/// Fields constrained to [0.0, 1.0].
-const UNIT_FIELDS: &[&str] = &["confidence", "importance"];
-
 /// `goal_state` values (§8.7).
 pub const GOAL_STATES: &[&str] = &["active", "satisfied", "failed", "suspended"];
 
@@ -224,65 +221,67 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
     Ok(())
 }
 
-/// Checks shared by every grain, standard or not.
+/// Checks shared by every grain, standard or not: one pass over the fields.
 fn common(f: &Fields<'_>) -> Result<()> {
     match f.get("type") {
         None => return Err(OmsError::NoType),
         Some(Value::Str(_)) => {}
         Some(other) => return Err(OmsError::schema("type", format!("must be a string, got {}", other.kind()))),
     }
-    f.forbid(INDEX_LAYER_FIELDS, "in a blob: it is an index-layer field (§5.6)")?;
-    if let Some(v) = f.get("created_at") {
-        match v {
-            Value::Int(ms) if (0..=MAX_CREATED_AT_MS).contains(ms) => {}
-            Value::Int(ms) => {
-                return Err(OmsError::range("created_at", format!("{ms} ms is outside 1970..2106 (u32 seconds)")))
-            }
-            other => {
-                return Err(OmsError::schema("created_at", format!("must be epoch milliseconds, got {}", other.kind())))
-            }
+    let mut has_refs = false;
+    for (name, v) in f.map {
+        if matches!(v, Value::Null) {
+            continue;
         }
-    }
-    for name in DATETIME_FIELDS {
-        if let Some(v) = f.get(name) {
-            if !matches!(v, Value::Int(_)) {
-                return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", v.kind())));
+        let name = name.as_str();
+        match name {
+            "superseded_by" | "system_valid_to" | "verification_status" | "access_count" | "last_accessed_at" => {
+                return Err(OmsError::schema(name, "must not be present in a blob: it is an index-layer field (§5.6)"))
             }
-        }
-    }
-    for name in UNIT_FIELDS {
-        if let Some(v) = f.get(name) {
-            let x = v.as_f64().ok_or_else(|| OmsError::schema(name, format!("must be a number, got {}", v.kind())))?;
-            if !(0.0..=1.0).contains(&x) {
-                return Err(OmsError::range(name, format!("{x} is outside [0.0, 1.0]")));
+            "created_at" => match v {
+                Value::Int(ms) if (0..=MAX_CREATED_AT_MS).contains(ms) => {}
+                Value::Int(ms) => {
+                    return Err(OmsError::range(name, format!("{ms} ms is outside 1970..2106 (u32 seconds)")))
+                }
+                other => {
+                    return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", other.kind())))
+                }
+            },
+            "valid_from" | "valid_to" | "system_valid_from" => {
+                if !matches!(v, Value::Int(_)) {
+                    return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", v.kind())));
+                }
             }
-        }
-    }
-    for name in COUNT_FIELDS {
-        if let Some(v) = f.get(name) {
-            match v {
+            "confidence" | "importance" => {
+                let x = v.as_f64().ok_or_else(|| OmsError::schema(name, format!("must be a number, got {}", v.kind())))?;
+                if !(0.0..=1.0).contains(&x) {
+                    return Err(OmsError::range(name, format!("{x} is outside [0.0, 1.0]")));
+                }
+            }
+            n if COUNT_FIELDS.contains(&n) => match v {
                 Value::Int(i) if *i >= 0 => {}
                 Value::Int(i) => return Err(OmsError::range(name, format!("{i} is negative"))),
                 other => return Err(OmsError::schema(name, format!("must be an integer, got {}", other.kind()))),
+            },
+            "namespace" | "author_did" | "user_id" | "source_type" => {
+                if !matches!(v, Value::Str(_)) {
+                    return Err(OmsError::schema(name, format!("must be a string, got {}", v.kind())));
+                }
             }
-        }
-    }
-    for name in ["namespace", "author_did", "user_id", "source_type"] {
-        if let Some(v) = f.get(name) {
-            if !matches!(v, Value::Str(_)) {
-                return Err(OmsError::schema(name, format!("must be a string, got {}", v.kind())));
+            "structural_tags" => str_array(name, v)?,
+            "invalidation_policy" => {
+                if !matches!(v, Value::Map(_)) {
+                    return Err(OmsError::schema(name, "must be a map"));
+                }
             }
+            "content_refs" | "embedding_refs" | "related_to" => has_refs = true,
+            _ => {}
         }
     }
-    if let Some(v) = f.get("structural_tags") {
-        str_array("structural_tags", v)?;
+    if has_refs {
+        refs(f)?;
     }
-    if let Some(v) = f.get("invalidation_policy") {
-        if !matches!(v, Value::Map(_)) {
-            return Err(OmsError::schema("invalidation_policy", "must be a map"));
-        }
-    }
-    refs(f)
+    Ok(())
 }
 
 /// Shapes of `content_refs`, `embedding_refs` and `related_to` entries.
