@@ -53,14 +53,16 @@ fn mg_pack(b: Bencher, compress: bool) {
     let bl = blobs(10_000);
     let total: usize = bl.iter().map(Vec::len).sum();
     let opts = PackOptions { compress, ..PackOptions::default() };
-    b.counter(BytesCount::new(total)).bench(|| black_box(pack(bl.iter().map(Vec::as_slice), None, &opts).expect("packs")));
+    b.counter(BytesCount::new(total))
+        .bench(|| black_box(pack(bl.iter().map(Vec::as_slice), None, &opts).expect("packs")));
 }
 
 #[divan::bench(args = [false, true])]
 fn mg_verify(b: Bencher, compress: bool) {
     let bl = blobs(10_000);
     let total: usize = bl.iter().map(Vec::len).sum();
-    let file = pack(bl.iter().map(Vec::as_slice), None, &PackOptions { compress, ..PackOptions::default() }).expect("packs");
+    let file =
+        pack(bl.iter().map(Vec::as_slice), None, &PackOptions { compress, ..PackOptions::default() }).expect("packs");
     b.counter(BytesCount::new(total)).bench(|| {
         let r = verify(&file);
         assert!(r.is_ok());

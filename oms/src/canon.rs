@@ -60,13 +60,7 @@ pub(crate) fn nfc(s: &str) -> Result<Cow<'_, str>> {
 
 /// Writes one value canonically. `depth` is the nesting level of `v`
 /// (the payload map is level 1).
-pub(crate) fn write_value<S: Sink>(
-    sink: &mut S,
-    v: &Value,
-    km: KeyMap,
-    depth: usize,
-    max_depth: usize,
-) -> Result<()> {
+pub(crate) fn write_value<S: Sink>(sink: &mut S, v: &Value, km: KeyMap, depth: usize, max_depth: usize) -> Result<()> {
     match v {
         Value::Null => sink.nil(),
         Value::Bool(b) => sink.boolean(*b),

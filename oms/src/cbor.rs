@@ -87,9 +87,7 @@ impl Sink for CborSink<'_> {
     }
     fn sort_keys(entries: &mut [(Cow<'_, str>, &Value, KeyMap)]) {
         // Encoded text keys compare by length first, then bytewise.
-        entries.sort_unstable_by(|a, b| {
-            a.0.len().cmp(&b.0.len()).then_with(|| a.0.as_bytes().cmp(b.0.as_bytes()))
-        });
+        entries.sort_unstable_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.as_bytes().cmp(b.0.as_bytes())));
     }
 }
 
@@ -275,24 +273,22 @@ impl Reader<'_> {
                 self.arg(initial)?;
                 self.skip(depth + 1)?;
             }
-            _ => {
-                match initial & 0x1f {
-                    0..=23 => {}
-                    24 => {
-                        self.take(1)?;
-                    }
-                    25 => {
-                        self.take(2)?;
-                    }
-                    26 => {
-                        self.take(4)?;
-                    }
-                    27 => {
-                        self.take(8)?;
-                    }
-                    _ => return Err(OmsError::corrupt(CorruptReason::BadMarker(initial))),
+            _ => match initial & 0x1f {
+                0..=23 => {}
+                24 => {
+                    self.take(1)?;
                 }
-            }
+                25 => {
+                    self.take(2)?;
+                }
+                26 => {
+                    self.take(4)?;
+                }
+                27 => {
+                    self.take(8)?;
+                }
+                _ => return Err(OmsError::corrupt(CorruptReason::BadMarker(initial))),
+            },
         }
         Ok(())
     }

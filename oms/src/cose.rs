@@ -7,7 +7,10 @@
 //! its own content address (see docs/spec-decisions-oms.md).
 
 use coset::cbor::value::Value as CborValue;
-use coset::{iana, CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, Label, RegisteredLabelWithPrivate, TaggedCborSerializable};
+use coset::{
+    iana, CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, Label, RegisteredLabelWithPrivate,
+    TaggedCborSerializable,
+};
 use ed25519_dalek::{Signature, Signer, SigningKey};
 
 use crate::address::ContentAddress;
@@ -90,9 +93,8 @@ pub fn sign_blob(blob: &[u8], key: &SigningKey, iat: Option<i64>) -> Result<Sign
         .payload(inner.clone())
         .create_signature(b"", |data| key.sign(data).to_bytes().to_vec())
         .build();
-    let cose = sign1
-        .to_tagged_vec()
-        .map_err(|e| OmsError::Bug { detail: format!("COSE serialization failed: {e}") })?;
+    let cose =
+        sign1.to_tagged_vec().map_err(|e| OmsError::Bug { detail: format!("COSE serialization failed: {e}") })?;
     let address = ContentAddress::of(&inner);
     Ok(SignedGrain { cose, blob: inner, address, signer })
 }
@@ -105,12 +107,9 @@ fn sig_err(reason: impl Into<String>) -> OmsError {
 /// resolve the `did:key`, check the Ed25519 signature (-8 and -19 both
 /// accepted), check the signed flag and decode the inner blob.
 pub fn verify(cose: &[u8]) -> Result<Verified> {
-    let sign1 = if cose.first() == Some(&0xd2) {
-        CoseSign1::from_tagged_slice(cose)
-    } else {
-        CoseSign1::from_slice(cose)
-    }
-    .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
+    let sign1 =
+        if cose.first() == Some(&0xd2) { CoseSign1::from_tagged_slice(cose) } else { CoseSign1::from_slice(cose) }
+            .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
     let algorithm = match &sign1.protected.header.alg {
         Some(RegisteredLabelWithPrivate::Assigned(iana::Algorithm::EdDSA)) => -8,
         Some(RegisteredLabelWithPrivate::Assigned(iana::Algorithm::Ed25519)) => -19,
@@ -144,19 +143,15 @@ pub fn verify(cose: &[u8]) -> Result<Verified> {
 /// The inner blob of a COSE_Sign1 *without* checking the signature, for
 /// indexing and packing; use [`verify`] before trusting it.
 pub fn unwrap_unverified(cose: &[u8]) -> Result<Vec<u8>> {
-    let sign1 = if cose.first() == Some(&0xd2) {
-        CoseSign1::from_tagged_slice(cose)
-    } else {
-        CoseSign1::from_slice(cose)
-    }
-    .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
+    let sign1 =
+        if cose.first() == Some(&0xd2) { CoseSign1::from_tagged_slice(cose) } else { CoseSign1::from_slice(cose) }
+            .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
     sign1.payload.ok_or_else(|| sig_err("detached payloads are not supported"))
 }
 
 /// Reads a signing key from a 32-byte Ed25519 seed in hex.
 pub fn signing_key_from_hex(seed_hex: &str) -> Result<SigningKey> {
-    let bytes = crate::address::unhex(seed_hex.trim())
-        .ok_or_else(|| sig_err("signing key must be hex"))?;
+    let bytes = crate::address::unhex(seed_hex.trim()).ok_or_else(|| sig_err("signing key must be hex"))?;
     let seed: [u8; 32] = bytes.as_slice().try_into().map_err(|_| sig_err("signing key seed must be 32 bytes"))?;
     Ok(SigningKey::from_bytes(&seed))
 }

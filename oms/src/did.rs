@@ -28,11 +28,10 @@ impl DidKey {
         if self.codec != MULTICODEC_ED25519_PUB {
             return Err(OmsError::Unsupported { feature: format!("did:key with multicodec 0x{:x}", self.codec) });
         }
-        let bytes: [u8; 32] = self
-            .key
-            .as_slice()
-            .try_into()
-            .map_err(|_| OmsError::Did { reason: format!("Ed25519 key must be 32 bytes, got {}", self.key.len()) })?;
+        let bytes: [u8; 32] =
+            self.key.as_slice().try_into().map_err(|_| OmsError::Did {
+                reason: format!("Ed25519 key must be 32 bytes, got {}", self.key.len()),
+            })?;
         VerifyingKey::from_bytes(&bytes).map_err(|e| OmsError::Did { reason: format!("invalid Ed25519 key: {e}") })
     }
 }
@@ -54,9 +53,7 @@ pub fn decode(did: &str) -> Result<DidKey> {
     let b58 = rest
         .strip_prefix('z')
         .ok_or_else(|| OmsError::Did { reason: "only multibase base58-btc ('z') is supported".into() })?;
-    let raw = bs58::decode(b58)
-        .into_vec()
-        .map_err(|e| OmsError::Did { reason: format!("invalid base58: {e}") })?;
+    let raw = bs58::decode(b58).into_vec().map_err(|e| OmsError::Did { reason: format!("invalid base58: {e}") })?;
     let (codec, used) =
         read_varint(&raw).ok_or_else(|| OmsError::Did { reason: "truncated multicodec varint".into() })?;
     let key = raw[used..].to_vec();

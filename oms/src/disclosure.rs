@@ -71,7 +71,9 @@ pub fn disclose(original: &Grain, elide: &[&str]) -> Result<Grain> {
         if !is_elidable(name) {
             return Err(OmsError::schema(name, "is not elidable (OMS §10.2)"));
         }
-        let value = fields.remove(*name).ok_or_else(|| OmsError::schema(name, "cannot elide a field the grain does not have"))?;
+        let value = fields
+            .remove(*name)
+            .ok_or_else(|| OmsError::schema(name, "cannot elide a field the grain does not have"))?;
         elided.insert((*name).to_string(), Value::Str(elision_hash(name, &value)?));
     }
     fields.insert("_elided".into(), Value::Map(elided));

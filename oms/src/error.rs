@@ -239,10 +239,9 @@ impl fmt::Display for OmsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.code())?;
         match self {
-            OmsError::TooShort { len } => write!(
-                f,
-                "Blob must be at least 10 bytes (9-byte header + payload), got {len}"
-            ),
+            OmsError::TooShort { len } => {
+                write!(f, "Blob must be at least 10 bytes (9-byte header + payload), got {len}")
+            }
             OmsError::Version { version } => {
                 write!(f, "Unsupported format version: {version}")
             }
@@ -262,10 +261,9 @@ impl fmt::Display for OmsError {
                 u8::from(*flag),
                 if *wrapped { "" } else { "not " }
             ),
-            OmsError::SensitivityMismatch { header, required } => write!(
-                f,
-                "header sensitivity {header:02b} is lower than {required:02b} required by structural_tags"
-            ),
+            OmsError::SensitivityMismatch { header, required } => {
+                write!(f, "header sensitivity {header:02b} is lower than {required:02b} required by structural_tags")
+            }
             OmsError::HashFormat { found } => {
                 write!(f, "content address is not lowercase hex: {found:?}")
             }
@@ -280,10 +278,7 @@ impl fmt::Display for OmsError {
             OmsError::Unsupported { feature } => write!(f, "not supported: {feature}"),
             OmsError::NotFound { address } => write!(f, "no grain with address {address}"),
             OmsError::Io { reason } => write!(f, "{reason}"),
-            OmsError::Bug { detail } => write!(
-                f,
-                "{detail} (this is a bug in the toolchain, please report it)"
-            ),
+            OmsError::Bug { detail } => write!(f, "{detail} (this is a bug in the toolchain, please report it)"),
         }
     }
 }

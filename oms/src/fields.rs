@@ -87,12 +87,8 @@ pub const EVENT_FIELDS: &[(&str, &str)] = &[
 
 /// State (§6.3) and Workflow (§6.4) fields: identity mappings, listed so the
 /// table is complete.
-pub const STATE_WORKFLOW_FIELDS: &[(&str, &str)] = &[
-    ("plan", "plan"),
-    ("history", "history"),
-    ("steps", "steps"),
-    ("trigger", "trigger"),
-];
+pub const STATE_WORKFLOW_FIELDS: &[(&str, &str)] =
+    &[("plan", "plan"), ("history", "history"), ("steps", "steps"), ("trigger", "trigger")];
 
 /// Action fields (§6.5), except `content` (→ `cnt`, Action only).
 pub const ACTION_FIELDS: &[(&str, &str)] = &[

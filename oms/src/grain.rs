@@ -7,8 +7,8 @@ use crate::cbor::{self, CborSink};
 use crate::error::{CorruptReason, OmsError, Result};
 use crate::fields::{self, Nested};
 use crate::header::{
-    self, Header, Sensitivity, FLAG_CBOR, FLAG_COMPRESSED, FLAG_CONTENT_REFS, FLAG_EMBEDDING_REFS,
-    FLAG_ENCRYPTED, FLAG_SIGNED, HEADER_LEN, SENSITIVITY_SHIFT,
+    self, Header, Sensitivity, FLAG_CBOR, FLAG_COMPRESSED, FLAG_CONTENT_REFS, FLAG_EMBEDDING_REFS, FLAG_ENCRYPTED,
+    FLAG_SIGNED, HEADER_LEN, SENSITIVITY_SHIFT,
 };
 use crate::msgpack::{self, MsgPackSink};
 use crate::schema::{self, DATETIME_FIELDS};
@@ -193,12 +193,7 @@ impl Grain {
                 .map_err(|_| OmsError::range("created_at", format!("{ms} ms does not fit u32 seconds")))?,
             _ => 0,
         };
-        Ok(Header {
-            flags,
-            type_byte: self.ty.byte(),
-            ns_hash: header::namespace_hash(ns.as_deref()),
-            created_at_sec,
-        })
+        Ok(Header { flags, type_byte: self.ty.byte(), ns_hash: header::namespace_hash(ns.as_deref()), created_at_sec })
     }
 }
 
@@ -275,11 +270,8 @@ pub fn decode_with(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
     if h.sensitivity() < required {
         return Err(OmsError::SensitivityMismatch { header: h.sensitivity().bits(), required: required.bits() });
     }
-    let grain = Grain {
-        ty,
-        fields,
-        options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding },
-    };
+    let grain =
+        Grain { ty, fields, options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding } };
     let again = grain.encode_with_depth(opts.max_depth)?;
     if again.bytes != blob {
         return Err(OmsError::corrupt(difference(blob, &again.bytes)));
@@ -289,7 +281,17 @@ pub fn decode_with(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
 
 /// Explains why a blob differs from its canonical re-encoding.
 fn difference(blob: &[u8], canonical: &[u8]) -> CorruptReason {
-    let names = ["version", "flags", "type", "namespace hash", "namespace hash", "created_at", "created_at", "created_at", "created_at"];
+    let names = [
+        "version",
+        "flags",
+        "type",
+        "namespace hash",
+        "namespace hash",
+        "created_at",
+        "created_at",
+        "created_at",
+        "created_at",
+    ];
     for (i, name) in names.iter().enumerate() {
         if blob.get(i) != canonical.get(i) {
             return CorruptReason::HeaderMismatch(format!(

@@ -163,7 +163,7 @@ pub fn namespace_hash(namespace: Option<&str>) -> u16 {
     let ns = namespace.unwrap_or("");
     // Grains of one store share few namespaces: remember the last one per thread.
     thread_local! {
-        static LAST: std::cell::RefCell<(String, u16)> = std::cell::RefCell::new((String::new(), 0xe3b0));
+        static LAST: std::cell::RefCell<(String, u16)> = const { std::cell::RefCell::new((String::new(), 0xe3b0)) };
     }
     LAST.with(|last| {
         let mut last = last.borrow_mut();

@@ -13,8 +13,7 @@ pub const INDEX_LAYER_FIELDS: &[&str] =
     &["superseded_by", "system_valid_to", "verification_status", "access_count", "last_accessed_at"];
 
 /// Fields whose value is epoch milliseconds (§4.8) or another timestamp.
-pub const DATETIME_FIELDS: &[&str] =
-    &["created_at", "valid_from", "valid_to", "system_valid_from", "system_valid_to"];
+pub const DATETIME_FIELDS: &[&str] = &["created_at", "valid_from", "valid_to", "system_valid_from", "system_valid_to"];
 
 /// Integer fields that must not be negative (§19.3 "negative count field").
 const COUNT_FIELDS: &[&str] = &[
@@ -210,7 +209,10 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
                     }
                     Value::Bool(false) => {}
                     other => {
-                        return Err(OmsError::schema("is_withdrawal", format!("must be a boolean, got {}", other.kind())))
+                        return Err(OmsError::schema(
+                            "is_withdrawal",
+                            format!("must be a boolean, got {}", other.kind()),
+                        ))
                     }
                 }
             }
@@ -247,13 +249,12 @@ fn common(f: &Fields<'_>) -> Result<()> {
                     return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", other.kind())))
                 }
             },
-            "valid_from" | "valid_to" | "system_valid_from" => {
-                if !matches!(v, Value::Int(_)) {
-                    return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", v.kind())));
-                }
+            "valid_from" | "valid_to" | "system_valid_from" if !matches!(v, Value::Int(_)) => {
+                return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", v.kind())));
             }
             "confidence" | "importance" => {
-                let x = v.as_f64().ok_or_else(|| OmsError::schema(name, format!("must be a number, got {}", v.kind())))?;
+                let x =
+                    v.as_f64().ok_or_else(|| OmsError::schema(name, format!("must be a number, got {}", v.kind())))?;
                 if !(0.0..=1.0).contains(&x) {
                     return Err(OmsError::range(name, format!("{x} is outside [0.0, 1.0]")));
                 }
@@ -263,16 +264,12 @@ fn common(f: &Fields<'_>) -> Result<()> {
                 Value::Int(i) => return Err(OmsError::range(name, format!("{i} is negative"))),
                 other => return Err(OmsError::schema(name, format!("must be an integer, got {}", other.kind()))),
             },
-            "namespace" | "author_did" | "user_id" | "source_type" => {
-                if !matches!(v, Value::Str(_)) {
-                    return Err(OmsError::schema(name, format!("must be a string, got {}", v.kind())));
-                }
+            "namespace" | "author_did" | "user_id" | "source_type" if !matches!(v, Value::Str(_)) => {
+                return Err(OmsError::schema(name, format!("must be a string, got {}", v.kind())));
             }
             "structural_tags" => str_array(name, v)?,
-            "invalidation_policy" => {
-                if !matches!(v, Value::Map(_)) {
-                    return Err(OmsError::schema(name, "must be a map"));
-                }
+            "invalidation_policy" if !matches!(v, Value::Map(_)) => {
+                return Err(OmsError::schema(name, "must be a map"));
             }
             "content_refs" | "embedding_refs" | "related_to" => has_refs = true,
             _ => {}
@@ -317,7 +314,10 @@ fn refs(f: &Fields<'_>) -> Result<()> {
         match e.get("relation_type").and_then(Value::as_str) {
             Some(rt) if RELATION_TYPES.contains(&rt) => {}
             Some(rt) => {
-                return Err(OmsError::schema("related_to", format!("relation_type {rt:?} is not in the closed vocabulary (§14.3)")))
+                return Err(OmsError::schema(
+                    "related_to",
+                    format!("relation_type {rt:?} is not in the closed vocabulary (§14.3)"),
+                ))
             }
             None => return Err(OmsError::schema("related_to", "entry is missing relation_type")),
         }
@@ -341,7 +341,10 @@ fn action(f: &Fields<'_>) -> Result<()> {
             f.require_str("tool_name")?;
             f.require_str("tool_description")?;
             f.require("input_schema")?;
-            f.forbid(&["input", "content", "is_error", "stdout", "stderr", "exit_code", "duration_ms"], "in a definition-phase action")?;
+            f.forbid(
+                &["input", "content", "is_error", "stdout", "stderr", "exit_code", "duration_ms"],
+                "in a definition-phase action",
+            )?;
         }
         Some("call") => {
             f.require_str("tool_name")?;

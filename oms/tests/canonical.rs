@@ -48,7 +48,22 @@ fn every_top_level_entry_compacts_and_expands() {
             let v = match *full {
                 "content_refs" | "embedding_refs" | "related_to" => continue,
                 "confidence" | "importance" => Value::Float(0.5),
-                f if ["success_count", "failure_count", "consolidation_level", "threshold", "agreement_count", "dissent_count", "evidence_required", "delegation_depth", "duration_ms", "valid_from", "valid_to", "system_valid_from"].contains(&f) => {
+                f if [
+                    "success_count",
+                    "failure_count",
+                    "consolidation_level",
+                    "threshold",
+                    "agreement_count",
+                    "dissent_count",
+                    "evidence_required",
+                    "delegation_depth",
+                    "duration_ms",
+                    "valid_from",
+                    "valid_to",
+                    "system_valid_from",
+                ]
+                .contains(&f) =>
+                {
                     Value::Int(3)
                 }
                 "structural_tags" => Value::Array(vec!["a".into()]),
@@ -92,7 +107,10 @@ fn content_is_type_dependent() {
     assert_eq!(fields::compact_key("content", false), "content");
     assert_eq!(fields::expand_key("cnt", true), "content");
     assert_eq!(fields::expand_key("cnt", false), "cnt");
-    let action = Grain::from_json_str(r#"{"type":"action","tool_name":"t","input":{},"content":"ok","is_error":false,"created_at":1}"#).unwrap();
+    let action = Grain::from_json_str(
+        r#"{"type":"action","tool_name":"t","input":{},"content":"ok","is_error":false,"created_at":1}"#,
+    )
+    .unwrap();
     let blob = action.encode().unwrap();
     assert!(top_keys(&blob.bytes).contains(&"cnt".to_string()));
     assert_eq!(decode(&blob.bytes).unwrap().get_str("content"), Some("ok"));
@@ -113,9 +131,7 @@ fn nested_compaction_of_every_nested_entry() {
     let blob = g.encode().unwrap();
     assert_eq!(blob.bytes[1] & 0x18, 0x18, "content and embedding ref flags");
     let Value::Map(m) = msgpack::read_exact(&blob.bytes[9..], 32).unwrap() else { panic!() };
-    let keys = |k: &str| -> Vec<String> {
-        m[k].as_array().unwrap()[0].as_map().unwrap().keys().cloned().collect()
-    };
+    let keys = |k: &str| -> Vec<String> { m[k].as_array().unwrap()[0].as_map().unwrap().keys().cloned().collect() };
     assert_eq!(keys("cr"), ["ck", "m", "md", "mt", "sz", "u"]);
     assert_eq!(keys("er"), ["ci", "co", "cs", "ct", "di", "dm", "extra", "mo", "ms", "vi"]);
     assert_eq!(keys("rt"), ["h", "rl", "w"]);
@@ -124,7 +140,11 @@ fn nested_compaction_of_every_nested_entry() {
     let md = m["cr"].as_array().unwrap()[0].as_map().unwrap()["md"].as_map().unwrap();
     assert!(md.contains_key("uri"));
     assert_eq!(decode(&blob.bytes).unwrap(), g);
-    for (n, table) in [(Nested::ContentRef, fields::CONTENT_REF_FIELDS), (Nested::EmbeddingRef, fields::EMBEDDING_REF_FIELDS), (Nested::RelatedTo, fields::RELATED_TO_FIELDS)] {
+    for (n, table) in [
+        (Nested::ContentRef, fields::CONTENT_REF_FIELDS),
+        (Nested::EmbeddingRef, fields::EMBEDDING_REF_FIELDS),
+        (Nested::RelatedTo, fields::RELATED_TO_FIELDS),
+    ] {
         for (full, short) in table {
             assert_eq!(n.compact(full), *short);
             assert_eq!(n.expand(short), *full);
@@ -134,7 +154,9 @@ fn nested_compaction_of_every_nested_entry() {
 
 #[test]
 fn context_keys_are_not_compacted() {
-    let g = Grain::from_json_str(r#"{"type":"state","context":{"int:base_url":"https://x","subject":"y"},"created_at":1}"#).unwrap();
+    let g =
+        Grain::from_json_str(r#"{"type":"state","context":{"int:base_url":"https://x","subject":"y"},"created_at":1}"#)
+            .unwrap();
     let blob = g.encode().unwrap();
     let Value::Map(m) = msgpack::read_exact(&blob.bytes[9..], 32).unwrap() else { panic!() };
     let ctx = m["ctx"].as_map().unwrap();
@@ -143,7 +165,10 @@ fn context_keys_are_not_compacted() {
 
 #[test]
 fn unknown_keys_survive_both_directions() {
-    let g = Grain::from_json_str(r#"{"type":"reasoning","created_at":1,"x-custom":{"b":1,"a":[1,"two",null]},"hc:icd10":["A01"]}"#).unwrap();
+    let g = Grain::from_json_str(
+        r#"{"type":"reasoning","created_at":1,"x-custom":{"b":1,"a":[1,"two",null]},"hc:icd10":["A01"]}"#,
+    )
+    .unwrap();
     let blob = g.encode().unwrap();
     let back = decode(&blob.bytes).unwrap();
     assert_eq!(back.get("hc:icd10"), g.get("hc:icd10"));
@@ -152,13 +177,20 @@ fn unknown_keys_survive_both_directions() {
 
 #[test]
 fn nfc_normalization_of_keys_and_values() {
-    let decomposed = Grain::from_json_str("{\"type\":\"reasoning\",\"created_at\":1,\"conclusion\":\"caf\\u0065\\u0301\",\"ke\\u0301y\":\"v\"}").unwrap();
-    let composed = Grain::from_json_str("{\"type\":\"reasoning\",\"created_at\":1,\"conclusion\":\"caf\\u00e9\",\"k\\u00e9y\":\"v\"}").unwrap();
+    let decomposed = Grain::from_json_str(
+        "{\"type\":\"reasoning\",\"created_at\":1,\"conclusion\":\"caf\\u0065\\u0301\",\"ke\\u0301y\":\"v\"}",
+    )
+    .unwrap();
+    let composed = Grain::from_json_str(
+        "{\"type\":\"reasoning\",\"created_at\":1,\"conclusion\":\"caf\\u00e9\",\"k\\u00e9y\":\"v\"}",
+    )
+    .unwrap();
     assert_eq!(decomposed.encode().unwrap(), composed.encode().unwrap());
     let back = decode(&decomposed.encode().unwrap().bytes).unwrap();
     assert_eq!(back.get_str("conclusion"), Some("caf\u{e9}"));
     // Two keys that normalize to the same key collide.
-    let clash = Grain::from_json_str("{\"type\":\"reasoning\",\"created_at\":1,\"k\\u00e9\":1,\"ke\\u0301\":2}").unwrap();
+    let clash =
+        Grain::from_json_str("{\"type\":\"reasoning\",\"created_at\":1,\"k\\u00e9\":1,\"ke\\u0301\":2}").unwrap();
     assert_eq!(clash.encode().unwrap_err().code(), "ERR_CORRUPT");
     // The namespace hash is taken over the NFC form.
     let a = Grain::from_json_str("{\"type\":\"reasoning\",\"created_at\":1,\"namespace\":\"e\\u0301\"}").unwrap();
@@ -180,7 +212,10 @@ fn keys_sorted_bytewise_at_every_depth() {
 
 #[test]
 fn null_omission() {
-    let with_null = Grain::from_json_str(r#"{"type":"reasoning","created_at":1,"conclusion":null,"parameter_set":{"a":null,"b":1}}"#).unwrap();
+    let with_null = Grain::from_json_str(
+        r#"{"type":"reasoning","created_at":1,"conclusion":null,"parameter_set":{"a":null,"b":1}}"#,
+    )
+    .unwrap();
     let without = Grain::from_json_str(r#"{"type":"reasoning","created_at":1,"parameter_set":{"b":1}}"#).unwrap();
     assert_eq!(with_null.encode().unwrap(), without.encode().unwrap());
 }
@@ -244,7 +279,10 @@ fn cbor_floats_use_the_shortest_exact_form() {
     assert_eq!(oms::cbor::encode_value(&Value::Int(24)).unwrap(), [0x18, 24]);
     // Keys: shorter first, then bytewise.
     let m: Map = [("ca", 1i64), ("t", 2), ("b", 3)].into_iter().map(|(k, v)| (k.to_string(), Value::from(v))).collect();
-    assert_eq!(oms::cbor::encode_value(&Value::Map(m)).unwrap(), [0xa3, 0x61, b'b', 3, 0x61, b't', 2, 0x62, b'c', b'a', 1]);
+    assert_eq!(
+        oms::cbor::encode_value(&Value::Map(m)).unwrap(),
+        [0xa3, 0x61, b'b', 3, 0x61, b't', 2, 0x62, b'c', b'a', 1]
+    );
     // Indefinite lengths and tags are refused.
     assert_eq!(oms::cbor::read_exact(&[0x9f, 0xff], 4).unwrap_err().code(), "ERR_CORRUPT");
     assert_eq!(oms::cbor::read_exact(&[0xc1, 0x00], 4).unwrap_err().code(), "ERR_CORRUPT");
@@ -266,21 +304,44 @@ fn nesting_depth_limit_on_encode() {
 
 #[test]
 fn datetimes_convert_to_epoch_ms() {
-    let g = Grain::from_json_str(r#"{"type":"reasoning","created_at":"2026-01-15T10:00:00.000Z","valid_from":"2026-01-15T12:00:00+02:00"}"#).unwrap();
+    let g = Grain::from_json_str(
+        r#"{"type":"reasoning","created_at":"2026-01-15T10:00:00.000Z","valid_from":"2026-01-15T12:00:00+02:00"}"#,
+    )
+    .unwrap();
     assert_eq!(g.created_at(), Some(1_768_471_200_000));
     assert_eq!(g.get("valid_from"), Some(&Value::Int(1_768_471_200_000)));
     let blob = g.encode().unwrap();
     assert_eq!(&blob.bytes[5..9], &[0x69, 0x68, 0xba, 0xa0]);
-    assert_eq!(Grain::from_json_str(r#"{"type":"reasoning","created_at":"yesterday"}"#).unwrap_err().code(), "ERR_SCHEMA");
+    assert_eq!(
+        Grain::from_json_str(r#"{"type":"reasoning","created_at":"yesterday"}"#).unwrap_err().code(),
+        "ERR_SCHEMA"
+    );
     // created_at must fit the u32 seconds of the header.
-    assert_eq!(Grain::from_json_str(r#"{"type":"reasoning","created_at":-1}"#).unwrap().encode().unwrap_err().code(), "ERR_RANGE");
-    assert_eq!(Grain::from_json_str(r#"{"type":"reasoning","created_at":4294967296000}"#).unwrap().encode().unwrap_err().code(), "ERR_RANGE");
+    assert_eq!(
+        Grain::from_json_str(r#"{"type":"reasoning","created_at":-1}"#).unwrap().encode().unwrap_err().code(),
+        "ERR_RANGE"
+    );
+    assert_eq!(
+        Grain::from_json_str(r#"{"type":"reasoning","created_at":4294967296000}"#)
+            .unwrap()
+            .encode()
+            .unwrap_err()
+            .code(),
+        "ERR_RANGE"
+    );
     Grain::from_json_str(r#"{"type":"reasoning","created_at":4294967295999}"#).unwrap().encode().unwrap();
 }
 
 #[test]
 fn sensitivity_bits_follow_tags() {
-    let enc = |tags: &str| Grain::from_json_str(&format!(r#"{{"type":"reasoning","created_at":1,"structural_tags":{tags}}}"#)).unwrap().encode().unwrap().bytes[1] >> 6;
+    let enc = |tags: &str| {
+        Grain::from_json_str(&format!(r#"{{"type":"reasoning","created_at":1,"structural_tags":{tags}}}"#))
+            .unwrap()
+            .encode()
+            .unwrap()
+            .bytes[1]
+            >> 6
+    };
     assert_eq!(enc(r#"["ai"]"#), 0);
     assert_eq!(enc(r#"["reg:sox"]"#), 1);
     assert_eq!(enc(r#"["pii:email","reg:sox"]"#), 2);

@@ -121,10 +121,28 @@ fn err_corrupt_depth_limit() {
 #[test]
 fn err_corrupt_non_canonical() {
     // Keys out of order.
-    let unsorted = Mp::Map(vec![(s("t"), s("belief")), (s("c"), Mp::F64(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("a"))]);
+    let unsorted = Mp::Map(vec![
+        (s("t"), s("belief")),
+        (s("c"), Mp::F64(0.5)),
+        (s("ca"), Mp::from(1u64)),
+        (s("o"), s("b")),
+        (s("r"), s("r")),
+        (s("s"), s("a")),
+    ]);
     assert!(matches!(decode(&raw(1, 0, &unsorted)).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
     // float32 instead of float64.
-    let f32b = raw(1, 0, &Mp::Map(vec![(s("c"), Mp::F32(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("a")), (s("t"), s("belief"))]));
+    let f32b = raw(
+        1,
+        0,
+        &Mp::Map(vec![
+            (s("c"), Mp::F32(0.5)),
+            (s("ca"), Mp::from(1u64)),
+            (s("o"), s("b")),
+            (s("r"), s("r")),
+            (s("s"), s("a")),
+            (s("t"), s("belief")),
+        ]),
+    );
     assert!(matches!(decode(&f32b).unwrap_err(), OmsError::Corrupt(CorruptReason::NonCanonical(_))));
     // Non-NFC string.
     let nfd = raw(1, 0, &belief(vec![(s("zz"), s("e\u{301}"))]));
@@ -191,32 +209,62 @@ fn unknown_type_bytes_read_as_opaque_maps() {
 
 #[test]
 fn err_schema() {
-    let p = Mp::Map(vec![(s("c"), Mp::F64(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("t"), s("belief"))]);
-    assert_eq!(decode(&raw(1, 0, &p)).unwrap_err(), OmsError::Schema { field: "subject".into(), problem: "missing required field".into() });
+    let p = Mp::Map(vec![
+        (s("c"), Mp::F64(0.5)),
+        (s("ca"), Mp::from(1u64)),
+        (s("o"), s("b")),
+        (s("r"), s("r")),
+        (s("t"), s("belief")),
+    ]);
+    assert_eq!(
+        decode(&raw(1, 0, &p)).unwrap_err(),
+        OmsError::Schema { field: "subject".into(), problem: "missing required field".into() }
+    );
     // Index-layer fields never belong in a blob.
     assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("sb"), s("x"))])))), "ERR_SCHEMA");
 }
 
 #[test]
 fn err_empty() {
-    let p = Mp::Map(vec![(s("c"), Mp::F64(0.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("")), (s("t"), s("belief"))]);
+    let p = Mp::Map(vec![
+        (s("c"), Mp::F64(0.5)),
+        (s("ca"), Mp::from(1u64)),
+        (s("o"), s("b")),
+        (s("r"), s("r")),
+        (s("s"), s("")),
+        (s("t"), s("belief")),
+    ]);
     assert_eq!(decode(&raw(1, 0, &p)).unwrap_err(), OmsError::Empty { field: "subject".into() });
 }
 
 #[test]
 fn err_range() {
-    let p = Mp::Map(vec![(s("c"), Mp::F64(1.5)), (s("ca"), Mp::from(1u64)), (s("o"), s("b")), (s("r"), s("r")), (s("s"), s("a")), (s("t"), s("belief"))]);
+    let p = Mp::Map(vec![
+        (s("c"), Mp::F64(1.5)),
+        (s("ca"), Mp::from(1u64)),
+        (s("o"), s("b")),
+        (s("r"), s("r")),
+        (s("s"), s("a")),
+        (s("t"), s("belief")),
+    ]);
     assert_eq!(code(decode(&raw(1, 0, &p))), "ERR_RANGE");
-    assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("sc"), Mp::from(-1))]))))  , "ERR_RANGE");
-    assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("im"), Mp::F64(-0.1))]))))  , "ERR_RANGE");
+    assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("sc"), Mp::from(-1))])))), "ERR_RANGE");
+    assert_eq!(code(decode(&raw(1, 0, &belief(vec![(s("im"), Mp::F64(-0.1))])))), "ERR_RANGE");
 }
 
 #[test]
 fn err_float_invalid() {
     let b = raw(1, 0, &belief(vec![(s("zz"), Mp::F64(f64::NAN))]));
     assert_eq!(code(decode(&b)), "ERR_FLOAT_INVALID");
-    let mut g = Grain::from_json_str(r#"{"type":"belief","subject":"a","relation":"r","object":"o","confidence":0.5,"created_at":1}"#).unwrap().into_fields();
-    g.insert("context".into(), oms::Value::Map([("x".to_string(), oms::Value::Float(f64::INFINITY))].into_iter().collect()));
+    let mut g = Grain::from_json_str(
+        r#"{"type":"belief","subject":"a","relation":"r","object":"o","confidence":0.5,"created_at":1}"#,
+    )
+    .unwrap()
+    .into_fields();
+    g.insert(
+        "context".into(),
+        oms::Value::Map([("x".to_string(), oms::Value::Float(f64::INFINITY))].into_iter().collect()),
+    );
     assert_eq!(Grain::new(g).unwrap().encode().unwrap_err(), OmsError::FloatInvalid { path: "ctx.x".into() });
 }
 

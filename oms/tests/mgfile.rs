@@ -62,7 +62,8 @@ fn sorted_and_deduplicated() {
     assert_eq!(file[3] & 0b11, 0b11);
     let f = MgFile::open(&file).unwrap();
     assert_eq!(f.len(), 4);
-    let created: Vec<i64> = (0..4).map(|i| mg::entry_grain(f.entry(i).unwrap()).unwrap().created_at().unwrap()).collect();
+    let created: Vec<i64> =
+        (0..4).map(|i| mg::entry_grain(f.entry(i).unwrap()).unwrap().created_at().unwrap()).collect();
     assert!(created.windows(2).all(|w| w[0] <= w[1]));
     assert!(verify(&file).is_ok());
     // Setting the sorted flag on an unsorted file is reported.
@@ -85,8 +86,19 @@ fn manifest_for(b: &[Vec<u8>]) -> Manifest {
     let a0 = ContentAddress::of(&b[0]);
     let a1 = ContentAddress::of(&b[1]);
     let mut m = Manifest::new();
-    m.insert(a0, IndexState { superseded_by: Some(a1), system_valid_to: Some(1_737_000_000_000), ..IndexState::default() });
-    m.insert(a1, IndexState { verification_status: Some("verified".into()), access_count: Some(42), last_accessed_at: Some(1_737_500_000_000), ..IndexState::default() });
+    m.insert(
+        a0,
+        IndexState { superseded_by: Some(a1), system_valid_to: Some(1_737_000_000_000), ..IndexState::default() },
+    );
+    m.insert(
+        a1,
+        IndexState {
+            verification_status: Some("verified".into()),
+            access_count: Some(42),
+            last_accessed_at: Some(1_737_500_000_000),
+            ..IndexState::default()
+        },
+    );
     m.insert(ContentAddress::of(&b[2]), IndexState::default());
     m
 }
@@ -103,8 +115,8 @@ fn manifest_round_trip_plain_and_compressed() {
         assert_eq!(got.len(), 2, "default entries are left out");
         assert_eq!(got[&ContentAddress::of(&b[0])], m[&ContentAddress::of(&b[0])]);
         assert_eq!(got[&ContentAddress::of(&b[1])].access_count, Some(42));
-        for i in 0..3 {
-            assert_eq!(f.entry(i).unwrap(), b[i].as_slice());
+        for (i, blob) in b.iter().enumerate() {
+            assert_eq!(f.entry(i).unwrap(), blob.as_slice());
         }
         assert!(verify(&file).is_ok());
         // The last grain of an uncompressed file with a manifest, read at random.
@@ -112,7 +124,10 @@ fn manifest_round_trip_plain_and_compressed() {
     }
     // A manifest entry for a grain that is not in the file is refused.
     let mut bad = Manifest::new();
-    bad.insert(ContentAddress::of(b"nope"), IndexState { verification_status: Some("verified".into()), ..IndexState::default() });
+    bad.insert(
+        ContentAddress::of(b"nope"),
+        IndexState { verification_status: Some("verified".into()), ..IndexState::default() },
+    );
     assert_eq!(pack(refs(&b), Some(&bad), &PackOptions::default()).unwrap_err().code(), "ERR_SCHEMA");
 }
 

@@ -42,8 +42,17 @@ fn value() -> impl Strategy<Value = Value> {
 /// Optional common and unknown fields added to any grain.
 fn extras() -> impl Strategy<Value = Map> {
     let known = prop::sample::select(vec![
-        "context", "provenance_chain", "user_id", "namespace", "author_did", "entity_id", "parameter_set", "license",
-        "x-app", "hc:icd10", "z",
+        "context",
+        "provenance_chain",
+        "user_id",
+        "namespace",
+        "author_did",
+        "entity_id",
+        "parameter_set",
+        "license",
+        "x-app",
+        "hc:icd10",
+        "z",
     ]);
     prop::collection::btree_map(known.prop_map(str::to_string), value(), 0..6).prop_map(|mut m| {
         for k in ["user_id", "namespace", "author_did", "entity_id", "license"] {

@@ -65,7 +65,9 @@ fn bad_signature_is_rejected() {
     // A different key claiming the same DID.
     let other = key(3);
     let forged = CoseSign1Builder::new()
-        .protected(HeaderBuilder::new().algorithm(iana::Algorithm::EdDSA).key_id(signed.signer.as_bytes().to_vec()).build())
+        .protected(
+            HeaderBuilder::new().algorithm(iana::Algorithm::EdDSA).key_id(signed.signer.as_bytes().to_vec()).build(),
+        )
         .payload(signed.blob.clone())
         .create_signature(b"", |d| other.sign(d).to_bytes().to_vec())
         .build();

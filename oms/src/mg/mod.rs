@@ -111,8 +111,22 @@ impl FileHeader {
     pub fn to_bytes(self) -> [u8; FILE_HEADER_LEN] {
         let c = self.count.to_be_bytes();
         [
-            MAGIC[0], MAGIC[1], MAGIC[2], self.flags, c[0], c[1], c[2], c[3], self.field_map_version, self.codec,
-            0, 0, 0, 0, 0, 0,
+            MAGIC[0],
+            MAGIC[1],
+            MAGIC[2],
+            self.flags,
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            self.field_map_version,
+            self.codec,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
         ]
     }
 

@@ -38,10 +38,8 @@ impl<'a> MgFile<'a> {
         if !ct_eq(&Sha256::digest(&data[..footer_at]), &data[footer_at..]) {
             return Err(OmsError::Integrity { what: "file checksum (footer) does not match the contents".into() });
         }
-        let offsets: Vec<u32> = data[FILE_HEADER_LEN..base]
-            .chunks_exact(4)
-            .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let offsets: Vec<u32> =
+            data[FILE_HEADER_LEN..base].chunks_exact(4).map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]])).collect();
         let body = &data[base..footer_at];
         let (region, manifest_bytes): (Cow<'a, [u8]>, &[u8]) = if header.compressed() {
             let frame = zstd::zstd_safe::find_frame_compressed_size(body)
@@ -53,8 +51,8 @@ impl<'a> MgFile<'a> {
             if size > MAX_REGION - base as u64 {
                 return Err(container("decompressed grain region too large"));
             }
-            let region = zstd::bulk::decompress(&body[..frame], size as usize)
-                .map_err(|e| container(format!("zstd: {e}")))?;
+            let region =
+                zstd::bulk::decompress(&body[..frame], size as usize).map_err(|e| container(format!("zstd: {e}")))?;
             if region.len() as u64 != size {
                 return Err(container("zstd frame content size mismatch"));
             }
@@ -161,9 +159,8 @@ pub fn read_entry_at<R: Read + Seek>(r: &mut R, i: usize) -> Result<Vec<u8>> {
     if i >= n {
         return Err(container(format!("no grain {i} in a file of {n}")));
     }
-    let footer_at = file_len
-        .checked_sub(FOOTER_LEN as u64)
-        .ok_or_else(|| OmsError::corrupt(CorruptReason::Truncated))?;
+    let footer_at =
+        file_len.checked_sub(FOOTER_LEN as u64).ok_or_else(|| OmsError::corrupt(CorruptReason::Truncated))?;
     r.seek(SeekFrom::Start((FILE_HEADER_LEN + 4 * i) as u64))?;
     let mut ob = [0u8; 8];
     let has_next = i + 1 < n;

@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use super::{entry_info, FLAG_DEDUPLICATED, FLAG_SORTED};
 use super::read::MgFile;
+use super::{entry_info, FLAG_DEDUPLICATED, FLAG_SORTED};
 use crate::address::ContentAddress;
 use crate::cose;
 use crate::error::{OmsError, Result};
@@ -98,7 +98,13 @@ pub fn verify(data: &[u8]) -> MgReport {
         let entry = match file.entry(i) {
             Ok(e) => e,
             Err(e) => {
-                report.entries.push(EntryReport { index: i, address: None, signed: false, signer: None, error: Some(e) });
+                report.entries.push(EntryReport {
+                    index: i,
+                    address: None,
+                    signed: false,
+                    signer: None,
+                    error: Some(e),
+                });
                 continue;
             }
         };

@@ -3,7 +3,9 @@
 use sha2::{Digest, Sha256};
 
 use super::manifest::{self, Manifest};
-use super::{container, entry_grain, entry_info, FileHeader, CODEC_NONE, CODEC_ZSTD, FIELD_MAP_VERSION, FILE_HEADER_LEN};
+use super::{
+    container, entry_grain, entry_info, FileHeader, CODEC_NONE, CODEC_ZSTD, FIELD_MAP_VERSION, FILE_HEADER_LEN,
+};
 use super::{FLAG_COMPRESSED, FLAG_DEDUPLICATED, FLAG_MANIFEST, FLAG_SORTED};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
@@ -39,7 +41,11 @@ struct Packed<'a> {
 /// file. Every entry is decoded first, so an invalid grain is never packed.
 /// Manifest entries must name grains in the file; entries at their default
 /// state are left out, and flag bit 4 is set only when something remains.
-pub fn pack<'a>(entries: impl IntoIterator<Item = &'a [u8]>, manifest: Option<&Manifest>, opts: &PackOptions) -> Result<Vec<u8>> {
+pub fn pack<'a>(
+    entries: impl IntoIterator<Item = &'a [u8]>,
+    manifest: Option<&Manifest>,
+    opts: &PackOptions,
+) -> Result<Vec<u8>> {
     let mut items = Vec::new();
     for (i, bytes) in entries.into_iter().enumerate() {
         let info = entry_info(bytes)?;
