@@ -187,7 +187,9 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             let opts = PackOptions { sort, dedup, compress, ..PackOptions::default() };
             let file = mg::pack(entries.iter().map(Vec::as_slice), None, &opts)?;
             write(&out, &file)?;
-            print(&serde_json::json!({ "file": out.display().to_string(), "grains": entries.len(), "bytes": file.len() }));
+            print(
+                &serde_json::json!({ "file": out.display().to_string(), "grains": entries.len(), "bytes": file.len() }),
+            );
         }
         MgCommand::Unpack { file, envelope } => {
             let data = read(Some(&file))?;
@@ -208,11 +210,13 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             }
         }
         MgCommand::Sign { file, key, iat, out } => {
-            let seed = String::from_utf8(read(Some(&key))?).map_err(|_| Failure::Usage("key file is not text".into()))?;
+            let seed =
+                String::from_utf8(read(Some(&key))?).map_err(|_| Failure::Usage("key file is not text".into()))?;
             let key = cose::signing_key_from_hex(&seed).map_err(|e| Failure::Usage(e.to_string()))?;
             let input = tools::read_grain_input(&read(file.as_ref())?, false)?;
             let signed = cose::sign_blob(&input.blob()?.bytes, &key, iat)?;
-            let mut summary = serde_json::json!({ "content_address": signed.address.to_hex(), "signer": signed.signer });
+            let mut summary =
+                serde_json::json!({ "content_address": signed.address.to_hex(), "signer": signed.signer });
             match out {
                 Some(path) => write(&path, &signed.cose)?,
                 None => summary["cose_hex"] = oms::address::hex(&signed.cose).into(),
