@@ -149,6 +149,42 @@ pub fn unwrap_unverified(cose: &[u8]) -> Result<Vec<u8>> {
     sign1.payload.ok_or_else(|| sig_err("detached payloads are not supported"))
 }
 
+/// Signs an arbitrary payload (for authorizations such as the
+/// `supersession_auth` entries of §23.2), returning a tagged COSE_Sign1.
+pub fn sign_payload(payload: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
+    let signer = did::encode_ed25519(&key.verifying_key());
+    let protected = HeaderBuilder::new().algorithm(iana::Algorithm::EdDSA).key_id(signer.into_bytes()).build();
+    CoseSign1Builder::new()
+        .protected(protected)
+        .payload(payload.to_vec())
+        .create_signature(b"", |data| key.sign(data).to_bytes().to_vec())
+        .build()
+        .to_tagged_vec()
+        .map_err(|e| OmsError::Bug { detail: format!("COSE serialization failed: {e}") })
+}
+
+/// Verifies a COSE_Sign1 over an arbitrary payload, returning the signer DID
+/// and the payload. Same algorithm and `kid` rules as [`verify`].
+pub fn verify_payload(cose: &[u8]) -> Result<(String, Vec<u8>)> {
+    let sign1 =
+        if cose.first() == Some(&0xd2) { CoseSign1::from_tagged_slice(cose) } else { CoseSign1::from_slice(cose) }
+            .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
+    match &sign1.protected.header.alg {
+        Some(RegisteredLabelWithPrivate::Assigned(iana::Algorithm::EdDSA | iana::Algorithm::Ed25519)) => {}
+        Some(other) => return Err(OmsError::Unsupported { feature: format!("COSE algorithm {other:?}") }),
+        None => return Err(sig_err("protected header has no algorithm")),
+    }
+    let signer =
+        String::from_utf8(sign1.protected.header.key_id.clone()).map_err(|_| sig_err("kid is not a UTF-8 DID"))?;
+    let public = did::resolve_ed25519(&signer)?;
+    sign1.verify_signature(b"", |sig, data| {
+        let sig = Signature::from_slice(sig).map_err(|_| sig_err("signature must be 64 bytes"))?;
+        public.verify_strict(data, &sig).map_err(|_| sig_err(format!("signature does not verify for {signer}")))
+    })?;
+    let payload = sign1.payload.ok_or_else(|| sig_err("detached payloads are not supported"))?;
+    Ok((signer, payload))
+}
+
 /// Reads a signing key from a 32-byte Ed25519 seed in hex.
 pub fn signing_key_from_hex(seed_hex: &str) -> Result<SigningKey> {
     let bytes = crate::address::unhex(seed_hex.trim()).ok_or_else(|| sig_err("signing key must be hex"))?;

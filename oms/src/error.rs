@@ -171,6 +171,12 @@ pub enum OmsError {
         /// The feature.
         feature: String,
     },
+    /// `ERR_CONFLICT` (extension): the target of a supersession is already
+    /// superseded, or the new grain already exists (CAL's SupersessionConflict).
+    Conflict {
+        /// What conflicted.
+        reason: String,
+    },
     /// `ERR_NOT_FOUND` (extension): a content address absent from a store.
     NotFound {
         /// The address looked up.
@@ -213,6 +219,7 @@ impl OmsError {
             OmsError::Signature { .. } => "ERR_SIGNATURE",
             OmsError::Did { .. } => "ERR_DID",
             OmsError::Unsupported { .. } => "ERR_UNSUPPORTED",
+            OmsError::Conflict { .. } => "ERR_CONFLICT",
             OmsError::NotFound { .. } => "ERR_NOT_FOUND",
             OmsError::Io { .. } => "ERR_IO",
             OmsError::Bug { .. } => "ERR_BUG",
@@ -276,6 +283,7 @@ impl fmt::Display for OmsError {
             OmsError::Signature { reason } => write!(f, "{reason}"),
             OmsError::Did { reason } => write!(f, "{reason}"),
             OmsError::Unsupported { feature } => write!(f, "not supported: {feature}"),
+            OmsError::Conflict { reason } => write!(f, "{reason}"),
             OmsError::NotFound { address } => write!(f, "no grain with address {address}"),
             OmsError::Io { reason } => write!(f, "{reason}"),
             OmsError::Bug { detail } => write!(f, "{detail} (this is a bug in the toolchain, please report it)"),

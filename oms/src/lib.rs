@@ -21,6 +21,7 @@ pub mod json;
 pub mod mg;
 pub mod msgpack;
 pub mod schema;
+pub mod store;
 pub mod time;
 pub mod tools;
 pub mod types;

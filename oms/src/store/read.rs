@@ -1,0 +1,263 @@
+//! Read operations of the store protocol: `get`, `get_batch`, `exists`,
+//! `query`, `search`, and version-chain walks for HISTORY.
+
+use std::collections::HashSet;
+
+use super::indexes::Id;
+use super::query::{
+    decode_cursor, encode_cursor, fingerprint, sort_records, CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey,
+};
+use super::record::Record;
+use super::{search, stored, Inner, Store, Stored};
+use crate::address::ContentAddress;
+use crate::error::{OmsError, Result};
+use crate::value::Value;
+
+impl Store {
+    /// `get` (§28.4): the grain at an address, or `None`. Counts as an access.
+    pub fn get(&self, address: &ContentAddress) -> Option<Stored> {
+        let inner = self.read();
+        let r = inner.by_addr(address)?;
+        if self.config.track_access {
+            r.touch(self.now());
+        }
+        Some(stored(r))
+    }
+
+    /// `get` without touching access counters (internal reads, §22.10).
+    pub fn peek(&self, address: &ContentAddress) -> Option<Stored> {
+        self.read().by_addr(address).map(stored)
+    }
+
+    /// `get_batch` (§28.4): one answer per address, in order.
+    pub fn get_batch(&self, addresses: &[ContentAddress]) -> Vec<Option<Stored>> {
+        let inner = self.read();
+        let now = self.now();
+        addresses
+            .iter()
+            .map(|a| {
+                let r = inner.by_addr(a)?;
+                if self.config.track_access {
+                    r.touch(now);
+                }
+                Some(stored(r))
+            })
+            .collect()
+    }
+
+    /// `exists` (§28.4).
+    pub fn exists(&self, address: &ContentAddress) -> bool {
+        self.read().by_address.contains_key(address)
+    }
+
+    /// `query` (§28.4): structured filters, temporal view, sort (default
+    /// `created_at` descending), limit and cursor, in the §28.1 envelope with
+    /// score 1.0.
+    pub fn query(&self, q: &Query) -> Result<ResultEnvelope> {
+        let inner = self.read();
+        let fp = fingerprint(q, None);
+        let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
+        let mut matches: Vec<(&Record, f64)> = candidates(&inner, &q.filters)
+            .filter_map(|id| inner.record(id))
+            .filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
+            .map(|r| (r, 1.0))
+            .collect();
+        let default_sort = [SortKey { field: "created_at".into(), descending: true }];
+        let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
+        sort_records(&mut matches, keys, false);
+        let fields = filter_fields(&q.filters);
+        Ok(self.page(matches, offset, q.limit, fp, |_| fields.clone()))
+    }
+
+    /// `search` (§28.4): BM25 text relevance combined with structured
+    /// filters. Scores are normalised to [0, 1]; order is score descending
+    /// (or the query's sort keys), ties by content address ascending.
+    pub fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope> {
+        let inner = self.read();
+        let fp = fingerprint(q, Some(text));
+        let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
+        let scores = inner.text.score(text);
+        let mut matches: Vec<(&Record, f64)> = scores
+            .iter()
+            .filter_map(|(id, s)| inner.record(*id).map(|r| (r, *s)))
+            .filter(|(r, _)| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
+            .collect();
+        let best = matches.iter().map(|(_, s)| *s).fold(0.0f64, f64::max);
+        if best > 0.0 {
+            for m in &mut matches {
+                m.1 /= best;
+            }
+        }
+        sort_records(&mut matches, &q.sort, q.sort.is_empty());
+        let fields = filter_fields(&q.filters);
+        Ok(self.page(matches, offset, q.limit, fp, |r| {
+            let mut f = search::matched_fields(&r.grain, text);
+            for x in &fields {
+                if !f.contains(x) {
+                    f.push(x.clone());
+                }
+            }
+            f
+        }))
+    }
+
+    fn page(
+        &self,
+        matches: Vec<(&Record, f64)>,
+        offset: usize,
+        limit: Option<usize>,
+        fp: [u8; 8],
+        fields: impl Fn(&Record) -> Vec<String>,
+    ) -> ResultEnvelope {
+        let total = matches.len();
+        let end = limit.map_or(total, |l| offset.saturating_add(l).min(total));
+        let now = self.now();
+        let results = matches
+            .get(offset.min(total)..end)
+            .unwrap_or(&[])
+            .iter()
+            .map(|(r, score)| {
+                if self.config.track_access {
+                    r.touch(now);
+                }
+                Hit {
+                    address: r.address,
+                    grain: r.grain.clone(),
+                    score: *score,
+                    matched_fields: fields(r),
+                    index: r.snapshot(),
+                }
+            })
+            .collect();
+        let next_cursor = (end < total).then(|| encode_cursor(end, fp));
+        ResultEnvelope { results, total, next_cursor }
+    }
+
+    /// The version chain containing `address`, oldest first: walks
+    /// supersession backwards to the root and `superseded_by` forwards to the
+    /// head (HISTORY). Does not count as an access.
+    pub fn history(&self, address: &ContentAddress) -> Result<Vec<Stored>> {
+        let inner = self.read();
+        let start = inner.id_of(address).ok_or_else(|| OmsError::NotFound { address: address.to_hex() })?;
+        let mut root = start;
+        let mut seen = HashSet::from([start]);
+        while let Some(prev) = inner.supersedes.get(&root) {
+            if !seen.insert(*prev) {
+                break;
+            }
+            root = *prev;
+        }
+        let mut out = Vec::new();
+        let mut cur = Some(root);
+        let mut visited = HashSet::new();
+        while let Some(id) = cur {
+            if !visited.insert(id) {
+                break;
+            }
+            let Some(r) = inner.record(id) else { break };
+            out.push(stored(r));
+            cur = r.state.superseded_by.and_then(|a| inner.id_of(&a));
+        }
+        Ok(out)
+    }
+
+    /// Every grain with this (subject, relation), all versions, ordered by
+    /// `system_valid_from` then address; the caller applies a view (AS OF).
+    pub fn versions(&self, subject: &str, relation: &str) -> Vec<Stored> {
+        let inner = self.read();
+        let key = (subject.to_string(), relation.to_string());
+        let mut rs: Vec<&Record> = inner
+            .idx
+            .subject_relation
+            .get(&key)
+            .map(|ids| ids.iter().filter_map(|id| inner.record(*id)).collect())
+            .unwrap_or_default();
+        rs.sort_by(|a, b| a.system_valid_from().cmp(&b.system_valid_from()).then(a.address.cmp(&b.address)));
+        rs.into_iter().map(stored).collect()
+    }
+
+    /// Addresses of all grains, in insertion order.
+    pub fn addresses(&self) -> Vec<ContentAddress> {
+        self.read().records.iter().flatten().map(|r| r.address).collect()
+    }
+}
+
+fn filter_fields(filters: &[Filter]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in filters {
+        if let Some(n) = f.field_name() {
+            if !out.iter().any(|x| x == n) {
+                out.push(n.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn eq_str<'a>(filters: &'a [Filter], field: &str) -> Option<&'a str> {
+    filters.iter().find_map(|f| match f {
+        Filter::Cmp { field: fl, op: CmpOp::Eq, value: Value::Str(s) } if fl == field => Some(s.as_str()),
+        _ => None,
+    })
+}
+
+/// Picks the smallest posting list the filters allow, or every id.
+fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Box<dyn Iterator<Item = Id> + 'a> {
+    let idx = &inner.idx;
+    let mut best: Option<&'a [Id]> = None;
+    let mut consider = |list: Option<&'a Vec<Id>>| {
+        let l: &'a [Id] = list.map_or(&[], Vec::as_slice);
+        if best.is_none_or(|b| l.len() < b.len()) {
+            best = Some(l);
+        }
+    };
+    let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
+    if let (Some(s), Some(p)) = (s, p) {
+        consider(idx.subject_relation.get(&(s.to_string(), p.to_string())));
+    }
+    if let (Some(p), Some(o)) = (p, o) {
+        consider(idx.relation_object.get(&(p.to_string(), o.to_string())));
+    }
+    if let (Some(s), Some(o)) = (s, o) {
+        consider(idx.subject_object.get(&(s.to_string(), o.to_string())));
+    }
+    for (field, map) in [
+        ("subject", &idx.subject),
+        ("relation", &idx.relation),
+        ("object", &idx.object),
+        ("namespace", &idx.namespace),
+        ("user_id", &idx.user_id),
+        ("session_id", &idx.session_id),
+        ("processing_basis", &idx.processing_basis),
+    ] {
+        if let Some(v) = eq_str(filters, field) {
+            consider(map.get(v));
+        }
+    }
+    for f in filters {
+        match f {
+            Filter::Type(t) => consider(idx.grain_type.get(&t.byte())),
+            Filter::TagsInclude(tags) => {
+                for t in tags {
+                    consider(idx.tag.get(t));
+                }
+            }
+            Filter::Address(a) => {
+                return Box::new(inner.id_of(a).into_iter());
+            }
+            _ => {}
+        }
+    }
+    if let Some(list) = best {
+        return Box::new(list.iter().copied());
+    }
+    if let Some((from, to)) = filters.iter().find_map(|f| match f {
+        Filter::CreatedBetween { from, to } => Some((*from, *to)),
+        _ => None,
+    }) {
+        let lo = (from.unwrap_or(i64::MIN), 0);
+        let it = idx.created.range(lo..).take_while(move |(c, _)| to.is_none_or(|t| *c < t)).map(|(_, id)| *id);
+        return Box::new(it);
+    }
+    Box::new((0..inner.records.len() as Id).filter(move |id| inner.record(*id).is_some()))
+}

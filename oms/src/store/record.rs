@@ -1,0 +1,131 @@
+//! One stored grain: the immutable blob (and envelope, when signed), its
+//! decoded form, and the mutable index layer of §5.6 / §28.3, which never
+//! touches the blob or its address.
+
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::address::ContentAddress;
+use crate::cose;
+use crate::error::Result;
+use crate::grain::{decode, Grain};
+use crate::mg::IndexState;
+use crate::value::{Map, Value};
+
+/// Index-layer extras kept in [`IndexState::extra`] under these keys, so they
+/// travel through the `.mg` manifest.
+pub(crate) const EXTRA_CONTRADICTED: &str = "ct";
+/// A policy inherited through an autonomous goal transition (§23.5).
+pub(crate) const EXTRA_INHERITED_POLICY: &str = "ipi";
+/// Accepted under `soft_locked`: flagged for human review (§23.2).
+pub(crate) const EXTRA_REVIEW: &str = "review";
+
+pub(crate) struct Record {
+    pub(crate) address: ContentAddress,
+    /// The bytes as stored: the COSE_Sign1 for signed grains, else the blob.
+    pub(crate) entry: Arc<[u8]>,
+    /// The blob (equal to `entry` for unsigned grains).
+    pub(crate) blob: Arc<[u8]>,
+    pub(crate) grain: Arc<Grain>,
+    /// The verified signer of a signed grain.
+    pub(crate) signer: Option<String>,
+    /// Portable and extra index-layer state (access counters live below).
+    pub(crate) state: IndexState,
+    pub(crate) access_count: AtomicU64,
+    pub(crate) last_accessed_at: AtomicI64,
+}
+
+/// What an entry decodes to before it is stored.
+pub(crate) struct Parsed {
+    pub(crate) address: ContentAddress,
+    pub(crate) entry: Arc<[u8]>,
+    pub(crate) blob: Arc<[u8]>,
+    pub(crate) grain: Grain,
+    pub(crate) signer: Option<String>,
+}
+
+/// Decodes a blob or verifies a COSE_Sign1 entry.
+pub(crate) fn parse_entry(entry: &[u8]) -> Result<Parsed> {
+    if cose::is_cose(entry) {
+        let v = cose::verify(entry)?;
+        let blob: Arc<[u8]> = v.blob.into();
+        Ok(Parsed { address: v.address, entry: entry.into(), blob, grain: v.grain, signer: Some(v.signer) })
+    } else {
+        let grain = decode(entry)?;
+        let blob: Arc<[u8]> = entry.into();
+        Ok(Parsed { address: ContentAddress::of(entry), entry: blob.clone(), blob, grain, signer: None })
+    }
+}
+
+impl Record {
+    pub(crate) fn new(p: Parsed) -> Self {
+        Record {
+            address: p.address,
+            entry: p.entry,
+            blob: p.blob,
+            grain: Arc::new(p.grain),
+            signer: p.signer,
+            state: IndexState::default(),
+            access_count: AtomicU64::new(0),
+            last_accessed_at: AtomicI64::new(i64::MIN),
+        }
+    }
+
+    /// `created_at` in ms (0 when absent, for opaque grains).
+    pub(crate) fn created_at(&self) -> i64 {
+        self.grain.created_at().unwrap_or(0)
+    }
+
+    /// When the grain became active in the system: `system_valid_from`, or
+    /// `created_at` when the writer did not set it (§15.1).
+    pub(crate) fn system_valid_from(&self) -> i64 {
+        self.grain.get("system_valid_from").and_then(Value::as_i64).unwrap_or_else(|| self.created_at())
+    }
+
+    pub(crate) fn contradicted(&self) -> bool {
+        matches!(self.state.extra.get(EXTRA_CONTRADICTED), Some(Value::Bool(true)))
+    }
+
+    /// The policy that governs this grain: its own `invalidation_policy`, or
+    /// one inherited through an autonomous goal transition (§23.5), which wins.
+    pub(crate) fn effective_policy(&self) -> Option<&Map> {
+        if let Some(Value::Map(m)) = self.state.extra.get(EXTRA_INHERITED_POLICY) {
+            return Some(m);
+        }
+        self.grain.get("invalidation_policy").and_then(Value::as_map)
+    }
+
+    pub(crate) fn touch(&self, now_ms: i64) {
+        self.access_count.fetch_add(1, Ordering::Relaxed);
+        self.last_accessed_at.fetch_max(now_ms, Ordering::Relaxed);
+    }
+
+    /// The full index-layer state, access counters included.
+    pub(crate) fn snapshot(&self) -> IndexState {
+        let mut s = self.state.clone();
+        let ac = self.access_count.load(Ordering::Relaxed);
+        let laa = self.last_accessed_at.load(Ordering::Relaxed);
+        s.access_count = (ac > 0).then_some(ac);
+        s.last_accessed_at = (laa != i64::MIN).then_some(laa);
+        s
+    }
+
+    /// Restores counters from a manifest entry.
+    pub(crate) fn restore_counters(&self, st: &IndexState) {
+        self.access_count.store(st.access_count.unwrap_or(0), Ordering::Relaxed);
+        self.last_accessed_at.store(st.last_accessed_at.unwrap_or(i64::MIN), Ordering::Relaxed);
+    }
+}
+
+/// A string field of a grain, if present.
+pub(crate) fn str_field<'a>(g: &'a Grain, name: &str) -> Option<&'a str> {
+    g.get(name).and_then(Value::as_str)
+}
+
+/// The `derived_from` addresses of a grain that parse as content addresses.
+pub(crate) fn derived_from(g: &Grain) -> Vec<ContentAddress> {
+    g.get("derived_from")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).filter_map(|s| ContentAddress::parse(s).ok()).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,218 @@
+//! Text search for `query =`, `ABOUT` and `LIKE`: deterministic BM25 over
+//! each grain's projected text.
+//!
+//! Projection follows the per-type content rule of CAL §10.3.2, plus the
+//! subject (so `ABOUT "alice"` finds grains about Alice). Tokens are Unicode
+//! words (UAX #29) of the NFC text, lowercased and Snowball-stemmed (English).
+//! Scores are BM25 (k1 = 1.2, b = 0.75) divided by the best score of the
+//! query, so they lie in [0, 1]; ties break by content address ascending.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::UnicodeNormalization;
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::indexes::Id;
+use crate::grain::Grain;
+use crate::types::GrainType;
+use crate::value::Value;
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+fn stemmer() -> &'static Stemmer {
+    static S: OnceLock<Stemmer> = OnceLock::new();
+    S.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// Splits text into search terms: NFC, Unicode word boundaries, lowercase,
+/// English stemming.
+pub fn tokenize(text: &str) -> Vec<String> {
+    let nfc: String = text.nfc().collect();
+    nfc.unicode_words().map(|w| stemmer().stem(&w.to_lowercase()).into_owned()).collect()
+}
+
+/// `humanize()` of CAL §10.3.3: strip a namespace prefix, underscores to spaces.
+pub fn humanize(relation: &str) -> String {
+    let bare = relation.rsplit_once(':').map_or(relation, |(_, r)| r);
+    bare.replace('_', " ")
+}
+
+fn flatten(v: &Value, out: &mut String) {
+    match v {
+        Value::Str(s) => {
+            out.push_str(s);
+            out.push(' ');
+        }
+        Value::Int(i) => out.push_str(&format!("{i} ")),
+        Value::Float(f) => out.push_str(&format!("{f} ")),
+        Value::Bool(b) => out.push_str(&format!("{b} ")),
+        Value::Array(a) => a.iter().for_each(|x| flatten(x, out)),
+        Value::Map(m) => m.values().for_each(|x| flatten(x, out)),
+        Value::Null | Value::Bin(_) => {}
+    }
+}
+
+fn text_of(g: &Grain, field: &str) -> Option<String> {
+    let v = g.get(field)?;
+    let mut s = String::new();
+    flatten(v, &mut s);
+    (!s.trim().is_empty()).then_some(s)
+}
+
+/// The searchable parts of a grain, as (field, text): the subject, then the
+/// CAL §10.3.2 content rule of its type.
+pub fn projection(g: &Grain) -> Vec<(&'static str, String)> {
+    let mut parts: Vec<(&'static str, String)> = Vec::new();
+    let mut push = |field: &'static str| {
+        if let Some(t) = text_of(g, field) {
+            parts.push((field, if field == "relation" { humanize(&t) } else { t }));
+        }
+    };
+    push("subject");
+    match g.grain_type() {
+        GrainType::Belief => {
+            push("relation");
+            push("object");
+        }
+        GrainType::Event => push("content"),
+        GrainType::Goal => {
+            push("description");
+            push("object");
+        }
+        GrainType::Action => {
+            push("tool_name");
+            push("object");
+            push("content");
+        }
+        GrainType::Observation => push("object"),
+        GrainType::Reasoning => push("conclusion"),
+        GrainType::State => push("plan"),
+        GrainType::Workflow => {
+            push("steps");
+            push("trigger");
+        }
+        GrainType::Consensus => {
+            push("object");
+            push("agreed_content");
+        }
+        GrainType::Consent => {
+            push("purpose");
+            push("scope");
+        }
+        GrainType::Other(_) => push("object"),
+    }
+    parts
+}
+
+/// An inverted index with BM25 statistics.
+#[derive(Default)]
+pub(crate) struct TextIndex {
+    postings: HashMap<String, Vec<(Id, u32)>>,
+    doc_len: HashMap<Id, u32>,
+    total_len: u64,
+}
+
+fn terms_of(g: &Grain) -> HashMap<String, u32> {
+    let mut tf: HashMap<String, u32> = HashMap::new();
+    for (_, text) in projection(g) {
+        for t in tokenize(&text) {
+            *tf.entry(t).or_default() += 1;
+        }
+    }
+    tf
+}
+
+impl TextIndex {
+    pub(crate) fn insert(&mut self, id: Id, g: &Grain) {
+        let tf = terms_of(g);
+        let len: u32 = tf.values().sum();
+        for (term, n) in tf {
+            let list = self.postings.entry(term).or_default();
+            match list.last() {
+                Some((last, _)) if *last >= id => {
+                    if let Err(pos) = list.binary_search_by_key(&id, |(i, _)| *i) {
+                        list.insert(pos, (id, n));
+                    }
+                }
+                _ => list.push((id, n)),
+            }
+        }
+        self.doc_len.insert(id, len);
+        self.total_len += u64::from(len);
+    }
+
+    pub(crate) fn remove(&mut self, id: Id, g: &Grain) {
+        for term in terms_of(g).keys() {
+            if let Some(list) = self.postings.get_mut(term) {
+                if let Ok(pos) = list.binary_search_by_key(&id, |(i, _)| *i) {
+                    list.remove(pos);
+                }
+                if list.is_empty() {
+                    self.postings.remove(term);
+                }
+            }
+        }
+        if let Some(len) = self.doc_len.remove(&id) {
+            self.total_len -= u64::from(len);
+        }
+    }
+
+    /// Raw BM25 scores of every document containing at least one query term,
+    /// accumulated in a fixed order (query terms as given, postings by id) so
+    /// floating-point sums are reproducible.
+    pub(crate) fn score(&self, query: &str) -> HashMap<Id, f64> {
+        let mut scores: HashMap<Id, f64> = HashMap::new();
+        let n = self.doc_len.len() as f64;
+        if n == 0.0 {
+            return scores;
+        }
+        let avgdl = (self.total_len as f64 / n).max(1.0);
+        let mut terms = tokenize(query);
+        let mut seen = std::collections::HashSet::new();
+        terms.retain(|t| seen.insert(t.clone()));
+        for term in &terms {
+            let Some(list) = self.postings.get(term) else { continue };
+            let df = list.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for (id, tf) in list {
+                let tf = f64::from(*tf);
+                let dl = f64::from(self.doc_len.get(id).copied().unwrap_or(0));
+                let s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl));
+                *scores.entry(*id).or_default() += s;
+            }
+        }
+        scores
+    }
+}
+
+/// The projected fields of a grain that share a term with the query.
+pub(crate) fn matched_fields(g: &Grain, query: &str) -> Vec<String> {
+    let q: std::collections::HashSet<String> = tokenize(query).into_iter().collect();
+    projection(g)
+        .into_iter()
+        .filter(|(_, text)| tokenize(text).iter().any(|t| q.contains(t)))
+        .map(|(f, _)| f.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_nfc_lowercased_and_stemmed() {
+        assert_eq!(tokenize("Running RUNS run"), ["run", "run", "run"]);
+        assert_eq!(tokenize("Cafe\u{301} café"), ["café", "café"]);
+        assert_eq!(tokenize("dark-mode, please!"), ["dark", "mode", "pleas"]);
+    }
+
+    #[test]
+    fn humanize_strips_prefix_and_underscores() {
+        assert_eq!(humanize("mg:prefers"), "prefers");
+        assert_eq!(humanize("works_at"), "works at");
+        assert_eq!(humanize("acme:similar_to"), "similar to");
+    }
+}
