@@ -1,1 +1,80 @@
-//! (being written)
+//! `application/json+cal`: the JSON wire form of CAL (§15), both directions.
+//!
+//! The mapping is flat and keyed by clause: a RECALL is one object whose keys
+//! are its clauses (`grain_type`, `about`, `where`, …), present only when the
+//! clause is. The output for the example of §15.2 is exactly the spec's JSON;
+//! every other construct follows the same style (docs/json-form.md).
+//!
+//! * [`query_to_json`] / [`document_to_json`] are total functions of the AST.
+//! * [`query_from_json`] / [`document_from_json`] / [`from_json_text`] first
+//!   validate against the published JSON Schema ([`SCHEMA`], draft 2020-12), then
+//!   build the tree. They never panic: every problem is a [`Diagnostic`] whose
+//!   message names the JSON pointer of the offending value.
+//!
+//! Both round trips of §15.3 hold: text → JSON → text and JSON → text → JSON give
+//! back what they started from. Trees built from JSON carry empty spans.
+
+mod decode;
+mod encode;
+mod names;
+mod schema;
+
+use crate::ast::{Document, Query, Statement};
+use cal_grammar::Diagnostic;
+use serde_json::Value;
+
+pub use schema::{SCHEMA, SCHEMA_ID, schema, validate};
+
+/// The JSON form of one query: `cal_version` (only when `CAL/n` was written),
+/// `lets`, `statement` and the statement's keys.
+pub fn query_to_json(query: &Query) -> Value {
+    encode::query(query)
+}
+
+/// The JSON form of a document: the query's object when there is exactly one
+/// query, otherwise an array of query objects.
+pub fn document_to_json(document: &Document) -> Value {
+    match document.queries.as_slice() {
+        [one] => encode::query(one),
+        many => Value::Array(many.iter().map(encode::query).collect()),
+    }
+}
+
+/// The JSON form of one statement, as it appears nested in another (a set
+/// operand, the target of EXPLAIN): `statement` and its keys.
+pub fn statement_to_json(statement: &Statement) -> Value {
+    encode::statement(statement)
+}
+
+/// Structural fingerprint of a query, spans ignored: two trees are equal up to
+/// spans exactly when their fingerprints are equal (the JSON form is bijective).
+pub fn to_value(query: &Query) -> Value {
+    encode::query(query)
+}
+
+/// Builds one query from its JSON form after validating it against the schema.
+/// An array is rejected: use [`document_from_json`] for documents.
+pub fn query_from_json(json: &Value) -> Result<Query, Vec<Diagnostic>> {
+    validate_all(json)?;
+    decode::query_only(json)
+}
+
+/// Builds a document from a query object (one query) or an array of them,
+/// after validating it against the schema.
+pub fn document_from_json(json: &Value) -> Result<Document, Vec<Diagnostic>> {
+    validate_all(json)?;
+    decode::document(json)
+}
+
+/// Reads `application/json+cal` text: a query object or an array of them.
+/// Invalid JSON is CAL-E002 at the position serde_json reports; schema
+/// violations are CAL-E002 naming the JSON pointer; then as [`document_from_json`].
+pub fn from_json_text(text: &str) -> Result<Document, Vec<Diagnostic>> {
+    let json = schema::parse_text(text)?;
+    document_from_json(&json)
+}
+
+fn validate_all(json: &Value) -> Result<(), Vec<Diagnostic>> {
+    let errors = validate(json);
+    if errors.is_empty() { Ok(()) } else { Err(errors) }
+}

@@ -1,1 +1,139 @@
-//! (being written)
+//! The canonical `text/cal` printer: a total function from the AST to text.
+//!
+//! `parse(print(ast))` is `ast` again (spans aside) for every tree the parser
+//! can produce, which makes printing idempotent. The layout is fixed, so the
+//! printed form is *the* canonical text of a query:
+//!
+//! * keywords in upper case; names, labels and literals as stored in the tree;
+//! * RECALL clauses in the order of the EBNF (MY, type, IN, ABOUT, LIKE, SINCE,
+//!   BETWEEN, THREAD, WHERE, WITH, pipeline, RECENT, CONTRADICTIONS, AS), every
+//!   pipeline stage written `| STAGE`;
+//! * a statement that fits in [`WIDTH`] columns stays on one line; a longer one
+//!   puts each clause on its own line, indented two spaces deeper than the line
+//!   the statement starts on. ASSEMBLE, BATCH, COALESCE and DEFINE TEMPLATE are
+//!   always laid out that way, and every LET binding starts its own line.
+//!
+//! The layout decisions live in [`Ctx`]; each statement family has its own file.
+
+mod assemble;
+mod recall;
+mod statements;
+mod values;
+
+use crate::ast::{Document, Query, QueryBody, Statement};
+
+/// The column limit: a statement longer than this is broken into one clause per line.
+pub const WIDTH: usize = 80;
+
+/// Prints one query in canonical form, without a trailing newline.
+pub fn query_to_text(query: &Query) -> String {
+    let mut out = String::new();
+    let mut col = 0;
+    if let Some(v) = &query.version {
+        out.push_str(&format!("CAL/{}", v.major));
+        if query.lets.is_empty() {
+            out.push(' ');
+            col = out.len();
+        } else {
+            out.push('\n');
+        }
+    }
+    for binding in &query.lets {
+        let head = format!("LET ${} = ", binding.name.name);
+        let cx = Ctx { indent: 0, col: head.len(), tail: 1, flat: false };
+        out.push_str(&head);
+        out.push_str(&recall::recall(&binding.recall, cx));
+        out.push_str(";\n");
+    }
+    let cx = Ctx { indent: 0, col, tail: 0, flat: false };
+    match &query.body {
+        QueryBody::Statement(s) => out.push_str(&statements::statement(s, cx)),
+        QueryBody::DefineTemplate(d) => out.push_str(&statements::define_template(d, cx)),
+    }
+    out
+}
+
+/// Prints a document: its queries in canonical form separated by `;` and a blank
+/// line, ending with a newline (an empty document prints as the empty string).
+pub fn document_to_text(document: &Document) -> String {
+    if document.queries.is_empty() {
+        return String::new();
+    }
+    let mut out = document.queries.iter().map(query_to_text).collect::<Vec<_>>().join(";\n\n");
+    out.push('\n');
+    out
+}
+
+/// Prints one statement in canonical form, as it would appear as the body of a
+/// query (for EXPLAIN output, desugaring displays and messages).
+pub fn statement_to_text(statement: &Statement) -> String {
+    statements::statement(statement, Ctx::line(0))
+}
+
+/// Where a node is printed: what the layout decisions need to know.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ctx {
+    /// Indentation of the line the node starts on; its continuation lines go two deeper.
+    pub indent: usize,
+    /// Column at which the node's first character is printed.
+    pub col: usize,
+    /// Characters printed right after the node on its last line (`)`, `,`, `;`).
+    pub tail: usize,
+    /// Render on one line whatever the width (used to measure the flat form).
+    pub flat: bool,
+}
+
+impl Ctx {
+    /// One-line rendering, whatever its length.
+    pub const FLAT: Ctx = Ctx { indent: 0, col: 0, tail: 0, flat: true };
+
+    /// A node at the start of a line indented by `indent`.
+    pub fn line(indent: usize) -> Ctx {
+        Ctx { indent, col: indent, tail: 0, flat: false }
+    }
+
+    /// True when `text` can be printed here on one line.
+    pub fn fits(&self, text: &str) -> bool {
+        !text.contains('\n') && (self.flat || self.col + text.chars().count() + self.tail <= WIDTH)
+    }
+
+    /// The context of something printed after `prefix` characters on this node's first line.
+    pub fn after(self, prefix: usize) -> Ctx {
+        Ctx { col: self.col + prefix, ..self }
+    }
+
+    /// The same context with `extra` more characters following the node.
+    pub fn with_tail(self, extra: usize) -> Ctx {
+        Ctx { tail: self.tail + extra, ..self }
+    }
+
+    /// The indentation of this node's continuation lines.
+    pub fn inner(&self) -> usize {
+        self.indent + 2
+    }
+}
+
+/// `head` and its clauses on one line when they fit, else one clause per line under `head`.
+/// The clauses must not depend on the layout (no nested statements inside them).
+pub(crate) fn block(head: &str, clauses: &[String], cx: Ctx) -> String {
+    let mut flat = head.to_string();
+    for c in clauses {
+        flat.push(' ');
+        flat.push_str(c);
+    }
+    if cx.fits(&flat) {
+        return flat;
+    }
+    let mut out = head.to_string();
+    for c in clauses {
+        newline(&mut out, cx.inner());
+        out.push_str(c);
+    }
+    out
+}
+
+/// Starts a new line indented by `indent` spaces.
+pub(crate) fn newline(out: &mut String, indent: usize) {
+    out.push('\n');
+    out.extend(std::iter::repeat_n(' ', indent));
+}
