@@ -114,11 +114,31 @@ pub struct Stored {
     pub index: IndexState,
 }
 
+/// Content addresses are already uniform hashes: their first eight bytes
+/// make a perfectly good hash, with no need to rehash 32 bytes with SipHash.
+#[derive(Default)]
+pub(crate) struct AddrHasher(u64);
+
+impl std::hash::Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8).take(1) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.0 ^= u64::from_le_bytes(b);
+        }
+    }
+}
+
+type AddrMap<V> = HashMap<ContentAddress, V, std::hash::BuildHasherDefault<AddrHasher>>;
+
 #[derive(Default)]
 pub(crate) struct Inner {
     /// Records by id; `None` after compliance erasure.
     records: Vec<Option<Record>>,
-    by_address: HashMap<ContentAddress, Id>,
+    by_address: AddrMap<Id>,
     idx: Indexes,
     text: TextIndex,
     /// new → old, for walking chains backwards.

@@ -38,8 +38,9 @@ impl Store {
             parsed.push(p);
         }
         let manifest = file.manifest().cloned().unwrap_or_default();
+        let present: std::collections::HashSet<ContentAddress> = parsed.iter().map(|p| p.address).collect();
         for a in manifest.keys() {
-            if !parsed.iter().any(|p| p.address == *a) {
+            if !present.contains(a) {
                 return Err(OmsError::schema("manifest", format!("entry for {a}, which is not in the file")));
             }
         }

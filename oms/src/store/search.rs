@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::indexes::Id;
@@ -30,8 +30,20 @@ fn stemmer() -> &'static Stemmer {
 /// Splits text into search terms: NFC, Unicode word boundaries, lowercase,
 /// English stemming.
 pub fn tokenize(text: &str) -> Vec<String> {
-    let nfc: String = text.nfc().collect();
-    nfc.unicode_words().map(|w| stemmer().stem(&w.to_lowercase()).into_owned()).collect()
+    let nfc: std::borrow::Cow<'_, str> = if text.is_ascii() || is_nfc_quick(text.chars()) == IsNormalized::Yes {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.nfc().collect())
+    };
+    nfc.unicode_words()
+        .map(|w| {
+            let lower = w.to_lowercase();
+            match stemmer().stem(&lower) {
+                std::borrow::Cow::Borrowed(b) if b.len() == lower.len() => lower,
+                stem => stem.into_owned(),
+            }
+        })
+        .collect()
 }
 
 /// `humanize()` of CAL §10.3.3: strip a namespace prefix, underscores to spaces.
