@@ -1,1 +1,52 @@
-fn main() {}
+//! `cal` — the command line of the CAL reference toolchain.
+//!
+//! Every subcommand is a thin layer over a library crate: parse arguments,
+//! read input as bytes, call the library, render the result. Exit status:
+//! 0 success, 1 the input has errors, 2 a usage or I/O problem.
+
+mod commands;
+mod input;
+mod render;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// The reference toolchain for CAL, the Context Assembly Language.
+#[derive(Parser, Debug)]
+#[command(name = "cal", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Report lexical and syntax diagnostics of a .cal document.
+    Check(commands::check::CheckArgs),
+    /// Print a .cal document in canonical form.
+    Fmt(commands::fmt::FmtArgs),
+    /// Convert text/cal to application/json+cal.
+    Json(commands::convert::ConvertArgs),
+    /// Convert application/json+cal to text/cal.
+    Text(commands::convert::ConvertArgs),
+    /// Memory grains: encode, decode, pack, verify, sign and disclose (OMS 1.3).
+    #[command(subcommand)]
+    Mg(commands::mg::MgCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match cli.command {
+        Command::Check(args) => commands::check::run(&args),
+        Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Json(args) => commands::convert::to_json(&args),
+        Command::Text(args) => commands::convert::to_text(&args),
+        Command::Mg(cmd) => commands::mg::run(cmd),
+    }
+}

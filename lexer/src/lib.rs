@@ -7,6 +7,7 @@
 //! body of a template section (`ELEMENT { … }`) is raw text that does not
 //! tokenize, so it is captured whole, brace-balanced, as one token.
 
+mod keywords;
 mod prelex;
 mod strings;
 mod template;
@@ -16,13 +17,13 @@ pub use prelex::{check_bidi, check_length, decode_utf8, is_bidi_control};
 pub use strings::{nfc, quote, string_value};
 pub use token::{Token, describe};
 
-use cal_grammar::{Code, Diagnostic, ExcludedWord, Keyword, Span};
+use cal_grammar::{Code, Diagnostic, ExcludedWord, Keyword, Span, limits};
 use logos::Logos;
 use token::Malformed;
 
 /// How many hex digits a `sha256:` literal may have (§3.4): a prefix of at least 8
 /// identifies a grain the way a short git hash does; 64 is the whole SHA-256.
-pub const HASH_HEX_DIGITS: std::ops::RangeInclusive<usize> = 8..=64;
+pub const HASH_HEX_DIGITS: std::ops::RangeInclusive<usize> = limits::MIN_HASH_HEX..=limits::MAX_HASH_HEX;
 
 /// The tokens of a text, with the problems found while making them.
 #[derive(Debug, Clone, Default)]
@@ -36,49 +37,66 @@ pub struct Lexed<'src> {
 /// Tokenizes `src`. Never fails and never panics: problems become diagnostics
 /// and [`Token::Error`] tokens, so the parser can still recover around them.
 pub fn lex(src: &str) -> Lexed<'_> {
-    let mut out = Lexed {
-        tokens: Vec::with_capacity(src.len() / 4 + 4),
-        diagnostics: check_bidi(src),
-    };
+    if src.len() >= u32::MAX as usize {
+        // Spans are u32; nothing this large is a query or an editable document.
+        let span = Span::new(0, src.len());
+        let d = Diagnostic::new(Code::E001, span, "The text is larger than 4 GiB and cannot be lexed.");
+        return Lexed { tokens: vec![(Token::Error, span)], diagnostics: vec![d] };
+    }
+    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 4 + 4), diagnostics: check_bidi(src) };
     let mut base = 0usize;
     'restart: loop {
         let mut lexer = Token::lexer(&src[base..]);
         while let Some(result) = lexer.next() {
             let r = lexer.span();
             let (start, end) = (base + r.start, base + r.end);
-            match result {
-                Ok(Token::Ident("sha256")) if src[end..].starts_with(':') => {
-                    base = hash_literal(src, start, &mut out);
-                    continue 'restart;
+            // Offsets fit in u32: `lex` is only given texts under 4 GiB (checked on entry).
+            let span = Span { start: start as u32, end: end as u32 };
+            let tok = match result {
+                // Identifier-shaped words are keywords, excluded words or names.
+                Ok(Token::Ident(w)) => match keywords::classify(w) {
+                    None if w == "sha256" && src.as_bytes().get(end) == Some(&b':') => {
+                        base = hash_literal(src, start, &mut out);
+                        continue 'restart;
+                    }
+                    None => {
+                        out.tokens.push((Token::Ident(w), span));
+                        continue;
+                    }
+                    Some(t) => t,
+                },
+                Ok(Token::Number(n)) => {
+                    if continues_number(&src[end..]) {
+                        base = malformed(src, start, &mut out);
+                        continue 'restart;
+                    }
+                    out.tokens.push((Token::Number(n), span));
+                    continue;
                 }
-                Ok(Token::Number(_)) if continues_number(&src[end..]) => {
+                Ok(t) => t,
+                Err(()) => {
                     base = malformed(src, start, &mut out);
                     continue 'restart;
                 }
-                Ok(Token::Excluded(ExcludedWord::Consent)) if &src[start..end] == "consent" => {
+            };
+            match tok {
+                Token::Excluded(ExcludedWord::Consent) if &src[start..end] == "consent" => {
                     // The grain type `consent` (DESCRIBE fields consent, ADD consent) shares its
                     // spelling with the excluded word CONSENT; only the lower-case word is a name.
-                    out.tokens
-                        .push((Token::Ident("consent"), Span::new(start, end)));
+                    out.tokens.push((Token::Ident("consent"), span));
                 }
-                Ok(Token::Excluded(word)) => {
-                    out.diagnostics
-                        .push(excluded(word, &src[start..end], Span::new(start, end)));
-                    out.tokens
-                        .push((Token::Excluded(word), Span::new(start, end)));
+                Token::Excluded(word) => {
+                    out.diagnostics.push(excluded(word, &src[start..end], span));
+                    out.tokens.push((Token::Excluded(word), span));
                 }
-                Ok(tok @ Token::Kw(k)) if template::is_section(k) => {
-                    out.tokens.push((tok, Span::new(start, end)));
+                Token::Kw(k) if template::is_section(k) => {
+                    out.tokens.push((tok, span));
                     if let Some(next) = template::section_body(src, end, k, &mut out) {
                         base = next;
                         continue 'restart;
                     }
                 }
-                Ok(tok) => out.tokens.push((tok, Span::new(start, end))),
-                Err(()) => {
-                    base = malformed(src, start, &mut out);
-                    continue 'restart;
-                }
+                _ => out.tokens.push((tok, span)),
             }
         }
         break;
@@ -88,26 +106,29 @@ pub fn lex(src: &str) -> Lexed<'_> {
 
 /// True when the text after a number would make it malformed (`1.`, `12abc`, `1.2.3`).
 fn continues_number(rest: &str) -> bool {
-    rest.bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    rest.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
 }
 
 /// Lexes `sha256:…` starting at `start`; returns where lexing resumes.
 fn hash_literal<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
     let body_start = start + "sha256:".len();
-    let body_len = src[body_start..]
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        .count();
-    let end = body_start + body_len;
-    let body = &src[body_start..end];
+    let body_len = src[body_start..].bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let body_end = body_start + body_len;
+    let body = &src[body_start..body_end];
+    // `sha256:a1b2c3d4...` is how examples abbreviate a hash: one E015 for the
+    // whole literal rather than an unexpected `.` for each dot.
+    let elided = ellipsis_len(&src[body_end..]);
+    let end = body_end + elided;
     let span = Span::new(start, end);
     let hex = body.bytes().all(|b| b.is_ascii_hexdigit());
-    if hex && HASH_HEX_DIGITS.contains(&body.len()) {
+    if hex && HASH_HEX_DIGITS.contains(&body.len()) && elided == 0 {
         out.tokens.push((Token::Hash(body), span));
     } else {
-        let why = if !hex {
+        let why = if elided > 0 {
+            format!("`{}` is abbreviated", &src[start..end])
+        } else if body.is_empty() {
+            "no hex characters follow `sha256:`".to_string()
+        } else if !hex {
             format!("`{body}` is not hexadecimal")
         } else {
             format!("it has {} hex characters", body.len())
@@ -127,29 +148,66 @@ fn hash_literal<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
     end
 }
 
+/// Byte length of a `...` / `…` run at the start of `rest` (two dots or more).
+fn ellipsis_len(rest: &str) -> usize {
+    let len = rest.chars().take_while(|c| matches!(c, '.' | '\u{2026}')).map(char::len_utf8).sum();
+    if len == 1 { 0 } else { len }
+}
+
 /// Classifies input the token lexer rejected and reports it; returns where lexing resumes.
 fn malformed<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
     let rest = &src[start..];
     let mut m = Malformed::lexer(rest);
     let (diag, len) = match m.next() {
         Some(Ok(Malformed::UnterminatedString)) if m.span().start == 0 => (
-            Diagnostic::new(
-                Code::E005,
-                Span::new(start, src.len()),
-                "Unterminated string literal: no closing `\"`.",
-            )
-            .with_suggestion("Close the string with `\"`; write a quote inside a string as `\\\"`.")
-            .with_example("RECALL ABOUT \"alice\""),
+            Diagnostic::new(Code::E005, Span::new(start, src.len()), "Unterminated string literal: no closing `\"`.")
+                .with_suggestion("Close the string with `\"`; write a quote inside a string as `\\\"`.")
+                .with_example("RECALL ABOUT \"alice\""),
             rest.len(),
         ),
         Some(Ok(Malformed::BadNumber)) if m.span().start == 0 => {
             let text = m.slice();
-            (
+            let mut d =
                 Diagnostic::new(Code::E006, Span::new(start, start + text.len()), format!("Invalid number `{text}`."))
                     .with_suggestion(
                         "Numbers are an optional `-`, digits, and an optional `.` followed by digits (no exponents).",
-                    )
-                    .with_example("WHERE confidence >= 0.8"),
+                    );
+            // The two slips with an obvious fix: a missing 0 before or after the point.
+            let (sign, digits) = text.split_at(usize::from(text.starts_with('-')));
+            if digits.starts_with('.') {
+                d = d.with_replacement(format!("{sign}0{digits}"));
+            } else if digits.ends_with('.') && digits.matches('.').count() == 1 {
+                d = d.with_replacement(format!("{text}0"));
+            } else {
+                d = d.with_example("WHERE confidence >= 0.8");
+            }
+            (d, text.len())
+        }
+        Some(Ok(Malformed::SingleQuoted)) if m.span().start == 0 => {
+            let text = m.slice();
+            let inner = &text[1..text.len() - 1];
+            let mut fixed = String::new();
+            strings::quote(inner, &mut fixed);
+            (
+                Diagnostic::new(
+                    Code::E002,
+                    Span::new(start, start + text.len()),
+                    format!("Unexpected `{text}`: strings are written in double quotes."),
+                )
+                .with_suggestion(format!("Write {fixed}."))
+                .with_replacement(fixed),
+                text.len(),
+            )
+        }
+        Some(Ok(Malformed::Ellipsis)) if m.span().start == 0 => {
+            let text = m.slice();
+            (
+                Diagnostic::new(
+                    Code::E002,
+                    Span::new(start, start + text.len()),
+                    format!("Unexpected `{text}`: CAL has no ellipsis; this looks like an elided part of an example."),
+                )
+                .with_suggestion("Write out the value or clause that the ellipsis stands for."),
                 text.len(),
             )
         }
@@ -162,36 +220,28 @@ fn malformed<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
                 out.tokens.push((Token::Error, span));
                 return start + len;
             }
-            let mut d = Diagnostic::new(
-                Code::E002,
-                span,
-                format!("Unexpected character `{}`.", c.escape_debug()),
-            );
+            let mut d = Diagnostic::new(Code::E002, span, format!("Unexpected character `{}`.", c.escape_debug()));
             d = match c {
-                '$' => d
-                    .with_suggestion("Parameters are written `$name`.")
-                    .with_example("WHERE user_id = $user"),
+                '$' => d.with_suggestion("Parameters are written `$name`.").with_example("WHERE user_id = $user"),
                 '!' => d.with_suggestion("The not-equal operator is `!=`."),
+                '&' => d.with_suggestion("Combine conditions with AND."),
                 '\'' => d.with_suggestion("Strings use double quotes: \"…\"."),
-                '-' => d.with_suggestion(
-                    "Comments start with `--`; negative numbers are written `-1`.",
-                ),
-                c if !c.is_ascii() => d.with_suggestion(
-                    "Keywords and field names are ASCII (§16.6); put other text inside a string.",
-                ),
+                '-' => d.with_suggestion("Comments start with `--`; negative numbers are written `-1`."),
+                c if !c.is_ascii() => {
+                    d.with_suggestion("Keywords and field names are ASCII (§16.6); put other text inside a string.")
+                }
                 _ => d,
             };
             (d, len)
         }
     };
-    out.tokens
-        .push((Token::Error, Span::new(start, start + len)));
+    out.tokens.push((Token::Error, Span::new(start, start + len)));
     out.diagnostics.push(diag);
     start + len
 }
 
 fn excluded(word: ExcludedWord, written: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(
+    let d = Diagnostic::new(
         Code::E002,
         span,
         format!(
@@ -200,15 +250,29 @@ fn excluded(word: ExcludedWord, written: &str, span: Span) -> Diagnostic {
         ),
     )
     .with_suggestion(match word {
-        ExcludedWord::Delete | ExcludedWord::Forget | ExcludedWord::Erase | ExcludedWord::Purge => {
+        ExcludedWord::Delete
+        | ExcludedWord::Drop
+        | ExcludedWord::Forget
+        | ExcludedWord::Erase
+        | ExcludedWord::Destroy
+        | ExcludedWord::Purge
+        | ExcludedWord::Truncate => {
             "To correct a memory, SUPERSEDE it with a REASON; to undo a change, REVERT it. Erasure is only available outside CAL."
         }
         ExcludedWord::Insert | ExcludedWord::Create | ExcludedWord::Write | ExcludedWord::Store => {
             "To record a new memory, use ADD with SET clauses and a REASON."
         }
         _ => "Keys, policies, consent records and schema are managed outside CAL, through the store's own API.",
-    })
-    .with_example("SUPERSEDE sha256:a1b2c3d4e5f6a7b8 SET object = \"light mode\" REASON \"user changed preference\"")
+    });
+    match word.category() {
+        "destroys data" => d.with_example(
+            "SUPERSEDE sha256:a1b2c3d4e5f6a7b8 SET object = \"light mode\" REASON \"user changed preference\"",
+        ),
+        c if c.starts_with("creates") => d.with_example(
+            "ADD belief SET subject = \"alice\" SET relation = \"prefers\" SET object = \"tea\" REASON \"user said so\"",
+        ),
+        _ => d,
+    }
 }
 
 /// True when `k` starts a template section whose body is raw text.

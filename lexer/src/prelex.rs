@@ -1,11 +1,6 @@
 //! Checks on the raw bytes before any token exists (§3.1, §16.1, §16.3, §17.3).
 
-use cal_grammar::{Code, Diagnostic, Span};
-
-// TODO(lead): switch to cal_grammar::limits::MAX_QUERY_BYTES once the tables land.
-mod limits {
-    pub const MAX_QUERY_BYTES: usize = 8192;
-}
+use cal_grammar::{Code, Diagnostic, Span, limits};
 
 /// Decodes the query bytes as UTF-8 (CAL-E070 at the first bad byte otherwise).
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
@@ -28,18 +23,10 @@ pub fn check_length(text: &str, span: Span) -> Option<Diagnostic> {
         Diagnostic::new(
             Code::E001,
             span,
-            format!(
-                "The query is {len} bytes long; the maximum is {} bytes.",
-                limits::MAX_QUERY_BYTES
-            ),
+            format!("The query is {len} bytes long; the maximum is {} bytes.", limits::MAX_QUERY_BYTES),
         )
-        .with_suggestion(
-            "Split the query, or move repeated values into parameters or LET bindings.",
-        )
-        .with_example(format!(
-            "{}…",
-            text.get(span.range()).map_or("", |t| &t[..t.len().min(40)])
-        ))
+        .with_suggestion("Split the query, or move repeated values into parameters or LET bindings.")
+        .with_example(format!("{}…", text.get(span.range()).map_or("", |t| &t[..t.len().min(40)])))
     })
 }
 
@@ -54,8 +41,12 @@ pub fn is_bidi_control(c: char) -> bool {
 /// because a bidi override in a comment reorders how the rest of the line is
 /// displayed ("Trojan Source") just as well (docs/spec-decisions.md).
 pub fn check_bidi(text: &str) -> Vec<Diagnostic> {
-    let bytes = text.as_bytes();
     let mut out = Vec::new();
+    // Most queries are ASCII, and `is_ascii` checks a word at a time.
+    if text.is_ascii() {
+        return out;
+    }
+    let bytes = text.as_bytes();
     // Every bidi control encodes as E2 80 AA..AE or E2 81 A6..A9: scan for the lead byte.
     let mut i = 0;
     while let Some(p) = bytes[i..].iter().position(|&b| b == 0xE2) {
@@ -66,14 +57,9 @@ pub fn check_bidi(text: &str) -> Vec<Diagnostic> {
                     Diagnostic::new(
                         Code::E071,
                         Span::new(at, at + c.len_utf8()),
-                        format!(
-                            "Bidirectional control character U+{:04X} is not allowed in a query.",
-                            c as u32
-                        ),
+                        format!("Bidirectional control character U+{:04X} is not allowed in a query.", c as u32),
                     )
-                    .with_suggestion(
-                        "Remove the character; grain content is stored in logical order (§16.3).",
-                    ),
+                    .with_suggestion("Remove the character; grain content is stored in logical order (§16.3)."),
                 );
             }
         }
@@ -98,18 +84,14 @@ mod tests {
         let at = "a".repeat(limits::MAX_QUERY_BYTES);
         assert!(check_length(&at, Span::new(0, at.len())).is_none());
         let over = "a".repeat(limits::MAX_QUERY_BYTES + 1);
-        assert_eq!(
-            check_length(&over, Span::new(0, over.len())).unwrap().code,
-            Code::E001
-        );
+        assert_eq!(check_length(&over, Span::new(0, over.len())).unwrap().code, Code::E001);
     }
 
     #[test]
     fn every_bidi_control_is_found() {
-        for c in [
-            '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
-            '\u{2068}', '\u{2069}',
-        ] {
+        for c in
+            ['\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}']
+        {
             let text = format!("RECALL ABOUT \"a{c}b\"");
             let d = check_bidi(&text);
             assert_eq!(d.len(), 1, "{c:?}");

@@ -23,16 +23,8 @@ pub(crate) fn is_section(k: Keyword) -> bool {
 }
 
 /// If a `{` follows (after whitespace), captures the body and returns where lexing resumes.
-pub(crate) fn section_body<'s>(
-    src: &'s str,
-    after_kw: usize,
-    kw: Keyword,
-    out: &mut Lexed<'s>,
-) -> Option<usize> {
-    let ws = src[after_kw..]
-        .bytes()
-        .take_while(u8::is_ascii_whitespace)
-        .count();
+pub(crate) fn section_body<'s>(src: &'s str, after_kw: usize, kw: Keyword, out: &mut Lexed<'s>) -> Option<usize> {
+    let ws = src[after_kw..].bytes().take_while(u8::is_ascii_whitespace).count();
     let open = after_kw + ws;
     if !src[open..].starts_with('{') {
         return None;
@@ -42,32 +34,20 @@ pub(crate) fn section_body<'s>(
     match matching_brace(&src[body_start..]) {
         Some(len) => {
             let close = body_start + len;
-            out.tokens.push((
-                Token::TemplateText(&src[body_start..close]),
-                Span::new(body_start, close),
-            ));
-            out.tokens
-                .push((Token::RBrace, Span::new(close, close + 1)));
+            out.tokens.push((Token::TemplateText(&src[body_start..close]), Span::new(body_start, close)));
+            out.tokens.push((Token::RBrace, Span::new(close, close + 1)));
             Some(close + 1)
         }
         None => {
-            out.tokens.push((
-                Token::TemplateText(&src[body_start..]),
-                Span::new(body_start, src.len()),
-            ));
+            out.tokens.push((Token::TemplateText(&src[body_start..]), Span::new(body_start, src.len())));
             out.tokens.push((Token::Error, Span::empty(src.len())));
             out.diagnostics.push(
                 Diagnostic::new(
                     Code::E002,
                     Span::new(open, open + 1),
-                    format!(
-                        "The {} section is never closed: no matching `}}`.",
-                        kw.as_str()
-                    ),
+                    format!("The {} section is never closed: no matching `}}`.", kw.as_str()),
                 )
-                .with_suggestion(
-                    "Close the section with `}`; literal braces inside a section must be balanced.",
-                )
+                .with_suggestion("Close the section with `}`; literal braces inside a section must be balanced.")
                 .with_example("ELEMENT { - {{grain.content}} }"),
             );
             Some(src.len())

@@ -6,11 +6,7 @@ fn kinds(src: &str) -> Vec<Token<'_>> {
 }
 
 fn codes(src: &str) -> Vec<&'static str> {
-    lex(src)
-        .diagnostics
-        .iter()
-        .map(|d| d.code.as_str())
-        .collect()
+    lex(src).diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 #[test]
@@ -18,17 +14,8 @@ fn every_keyword_lexes_as_itself_in_any_case() {
     for k in Keyword::ALL {
         let upper = k.as_str();
         let lower = upper.to_ascii_lowercase();
-        let mixed: String = upper
-            .chars()
-            .enumerate()
-            .map(|(i, c)| {
-                if i % 2 == 0 {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                }
-            })
-            .collect();
+        let mixed: String =
+            upper.chars().enumerate().map(|(i, c)| if i % 2 == 0 { c } else { c.to_ascii_lowercase() }).collect();
         for w in [upper.to_string(), lower, mixed] {
             assert_eq!(kinds(&w), vec![Token::Kw(*k)], "{w}");
         }
@@ -42,18 +29,11 @@ fn every_excluded_word_is_rejected() {
         assert_eq!(toks, vec![Token::Excluded(*e)], "{e}");
         let d = &lex(e.as_str()).diagnostics[0];
         assert_eq!(d.code, Code::E002);
-        assert!(
-            d.message.contains("cannot destroy or administer"),
-            "{}",
-            d.message
-        );
+        assert!(d.message.contains("cannot destroy or administer"), "{}", d.message);
     }
     // The grain type `consent` is a name, not the excluded word.
     assert_eq!(kinds("consent"), vec![Token::Ident("consent")]);
-    assert_eq!(
-        kinds("Consent"),
-        vec![Token::Excluded(ExcludedWord::Consent)]
-    );
+    assert_eq!(kinds("Consent"), vec![Token::Excluded(ExcludedWord::Consent)]);
 }
 
 #[test]
@@ -124,18 +104,49 @@ fn hash_literal_boundaries() {
     let ok64 = format!("sha256:{}", "F".repeat(64));
     assert!(codes(&ok8).is_empty());
     assert!(codes(&ok64).is_empty());
-    assert_eq!(
-        codes(&format!("sha256:{}", "a".repeat(7))),
-        vec!["CAL-E015"]
-    );
-    assert_eq!(
-        codes(&format!("sha256:{}", "a".repeat(65))),
-        vec!["CAL-E015"]
-    );
+    assert_eq!(codes(&format!("sha256:{}", "a".repeat(7))), vec!["CAL-E015"]);
+    assert_eq!(codes(&format!("sha256:{}", "a".repeat(65))), vec!["CAL-E015"]);
     assert_eq!(codes("sha256:target_hash"), vec!["CAL-E015"]);
     assert_eq!(codes("sha256:"), vec!["CAL-E015"]);
     let l = lex("EXISTS sha256:xyz12345");
     assert_eq!(l.diagnostics[0].span, Span::new(7, 22));
+}
+
+#[test]
+fn elided_examples_are_one_diagnostic() {
+    // An abbreviated hash is one E015 covering the dots.
+    let l = lex("HISTORY sha256:a1b2c3d4...");
+    assert_eq!(codes("HISTORY sha256:a1b2c3d4..."), vec!["CAL-E015"]);
+    assert_eq!(l.diagnostics[0].span, Span::new(8, 26));
+    assert_eq!(l.tokens.len(), 2);
+    assert_eq!(codes("EXISTS sha256:aaa\u{2026}"), vec!["CAL-E015"]);
+    // A bare ellipsis is one E002, whatever its length.
+    for (src, len) in [("RECALL ...", 3), ("RECALL ....", 4), ("RECALL \u{2026}", 3)] {
+        let l = lex(src);
+        assert_eq!(l.diagnostics.len(), 1, "{src}");
+        assert_eq!(l.diagnostics[0].code, Code::E002);
+        assert_eq!(l.diagnostics[0].span, Span::new(7, 7 + len), "{src}");
+    }
+    // One dot after a hash is not an ellipsis.
+    assert_eq!(codes("sha256:a1b2c3d4."), vec!["CAL-E002"]);
+}
+
+#[test]
+fn single_quoted_strings_are_one_error_with_the_fix() {
+    let l = lex("RECALL ABOUT 'alice'");
+    assert_eq!(l.diagnostics.len(), 1);
+    assert_eq!(l.diagnostics[0].span, Span::new(13, 20));
+    assert_eq!(l.diagnostics[0].replacement.as_deref(), Some("\"alice\""));
+    // An apostrophe alone is still an unexpected character.
+    assert_eq!(codes("RECALL ABOUT '"), vec!["CAL-E002"]);
+}
+
+#[test]
+fn malformed_numbers_with_an_obvious_fix() {
+    for (bad, fix) in [(".5", Some("0.5")), ("-.5", Some("-0.5")), ("1.", Some("1.0")), ("1.2.3", None), ("1e5", None)]
+    {
+        assert_eq!(lex(bad).diagnostics[0].replacement.as_deref(), fix, "{bad}");
+    }
 }
 
 #[test]
@@ -165,7 +176,8 @@ fn strings_may_span_lines() {
 
 #[test]
 fn template_sections_are_raw() {
-    let src = "FORMAT TEMPLATE { ELEMENT { <{{grain.type}} s=\"{{grain.subject}}\">{{grain.content}}</{{grain.type}}> } }";
+    let src =
+        "FORMAT TEMPLATE { ELEMENT { <{{grain.type}} s=\"{{grain.subject}}\">{{grain.content}}</{{grain.type}}> } }";
     let toks = kinds(src);
     assert_eq!(toks.len(), 8, "{toks:?}");
     assert!(matches!(toks[5], Token::TemplateText(t) if t.contains("{{grain.content}}")));
@@ -184,10 +196,7 @@ fn bidi_controls_are_reported_once() {
 
 #[test]
 fn domain_fields_are_three_tokens() {
-    assert_eq!(
-        kinds("hc:patient_id"),
-        vec![Token::Ident("hc"), Token::Colon, Token::Ident("patient_id")]
-    );
+    assert_eq!(kinds("hc:patient_id"), vec![Token::Ident("hc"), Token::Colon, Token::Ident("patient_id")]);
 }
 
 #[test]
@@ -221,5 +230,22 @@ mod properties {
         fn cal_like_text_never_panics(src in "[a-zA-Z0-9_$:\"\\\\ .,;|(){}\\[\\]=<>!-]{0,60}") {
             let _ = lex(&src);
         }
+    }
+}
+
+#[test]
+fn classify_agrees_with_the_grammar_tables() {
+    // keywords.rs is generated from grammar/src/vocab.rs (scripts/gen_keywords.py):
+    // this fails when one of them changed without the other.
+    for k in Keyword::ALL {
+        let lower = k.as_str().to_ascii_lowercase();
+        assert_eq!(keywords::classify(k.as_str()), Some(Token::Kw(*k)));
+        assert_eq!(keywords::classify(&lower), Some(Token::Kw(*k)));
+    }
+    for e in ExcludedWord::ALL {
+        assert_eq!(keywords::classify(e.as_str()), Some(Token::Excluded(*e)));
+    }
+    for w in ["beliefs", "subject", "recal", "recalls", "x", "", "element_summar", "_where"] {
+        assert_eq!(keywords::classify(w), None, "{w}");
     }
 }

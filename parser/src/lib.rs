@@ -12,6 +12,7 @@ mod error;
 mod grammar;
 pub mod json;
 pub mod print;
+mod syntax;
 
 use ast::{Document, Query};
 use cal_grammar::{Code, Diagnostic, Span, sort_diagnostics};
@@ -155,3 +156,48 @@ fn finish(
     diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span);
     diagnostics
 }
+
+/// The hand-written parser, during the switch from the chumsky grammar: same
+/// inputs, same outputs, compared case by case in `tests/rd_equivalence.rs`.
+#[doc(hidden)]
+pub fn rd_parse_document(text: &str) -> Parsed<Document> {
+    let lexed = lex(text);
+    if lexed.tokens.is_empty() {
+        let mut diagnostics = lexed.diagnostics;
+        if diagnostics.is_empty() {
+            diagnostics.push(empty_query(text));
+        }
+        return Parsed { ast: Some(Document { queries: Vec::new() }), diagnostics };
+    }
+    let (queries, syntax) = syntax::document(text, &lexed.tokens);
+    let mut diagnostics = lexed.diagnostics;
+    diagnostics.extend(syntax);
+    for q in &queries {
+        diagnostics.extend(check_length(text, q.span));
+        for d in &mut diagnostics {
+            if d.span.start >= q.span.start && d.span.end <= q.span.end {
+                d.complete_example(text, q.span);
+            }
+        }
+    }
+    let diagnostics = finish(text, diagnostics, Some(Span::new(0, 0)));
+    Parsed { ast: Some(Document { queries }), diagnostics }
+}
+
+/// See [`rd_parse_document`].
+#[doc(hidden)]
+pub fn rd_parse_query(text: &str) -> Parsed<Query> {
+    if let Some(d) = check_length(text, Span::new(0, text.len())) {
+        return Parsed { ast: None, diagnostics: vec![d] };
+    }
+    let lexed = lex(text);
+    if lexed.tokens.is_empty() && lexed.diagnostics.is_empty() {
+        return Parsed { ast: None, diagnostics: vec![empty_query(text)] };
+    }
+    let (ast, syntax) = syntax::single_query(text, &lexed.tokens);
+    let mut diagnostics = lexed.diagnostics;
+    diagnostics.extend(syntax);
+    let diagnostics = finish(text, diagnostics, ast.as_ref().map(|q| q.span));
+    Parsed { ast, diagnostics }
+}
+

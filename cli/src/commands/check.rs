@@ -1,0 +1,38 @@
+//! `cal check [--json] [FILE]`: report every diagnostic of a `.cal` document.
+
+use crate::{input, render};
+use cal_lexer::decode_utf8;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `cal check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The `.cal` file (queries separated by `;`); standard input when absent or `-`.
+    pub file: Option<PathBuf>,
+    /// Print `{"ok": …, "diagnostics": […]}` instead of code frames.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the check; exit 0 when there are no errors (warnings allowed), 1 otherwise.
+pub fn run(args: &CheckArgs) -> ExitCode {
+    let input = match input::read(args.file.as_ref()) {
+        Ok(i) => i,
+        Err(e) => return super::usage_error(&e),
+    };
+    let (source, diagnostics) = match decode_utf8(&input.bytes) {
+        Ok(text) => (text.to_string(), cal_parser::parse_document(text).diagnostics),
+        Err(d) => (String::from_utf8_lossy(&input.bytes).into_owned(), vec![d]),
+    };
+    let failed = diagnostics.iter().any(cal_grammar::Diagnostic::is_error);
+    if args.json {
+        println!("{}", render::json_report(&source, &diagnostics));
+    } else {
+        render::eprint_diagnostics(&input.name, &source, &diagnostics);
+        if !failed {
+            eprintln!("{}: ok", input.name);
+        }
+    }
+    if failed { super::invalid() } else { super::OK }
+}

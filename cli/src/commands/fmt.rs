@@ -1,0 +1,47 @@
+//! `cal fmt [--check] [FILE]`: print the canonical text of a `.cal` document.
+
+use crate::{input, render};
+use cal_lexer::decode_utf8;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `cal fmt`.
+#[derive(clap::Args, Debug)]
+pub struct FmtArgs {
+    /// The `.cal` file; standard input when absent or `-`.
+    pub file: Option<PathBuf>,
+    /// Print nothing; exit 1 when the input is not already in canonical form.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Formats; a document with syntax errors is not printed (exit 1 with diagnostics).
+pub fn run(args: &FmtArgs) -> ExitCode {
+    let input = match input::read(args.file.as_ref()) {
+        Ok(i) => i,
+        Err(e) => return super::usage_error(&e),
+    };
+    let text = match decode_utf8(&input.bytes) {
+        Ok(t) => t,
+        Err(d) => {
+            render::eprint_diagnostics(&input.name, &String::from_utf8_lossy(&input.bytes), &[d]);
+            return super::invalid();
+        }
+    };
+    let parsed = cal_parser::parse_document(text);
+    if parsed.has_errors() {
+        render::eprint_diagnostics(&input.name, text, &parsed.diagnostics);
+        return super::invalid();
+    }
+    let Some(doc) = parsed.ast else { return super::invalid() };
+    let formatted = cal_parser::print::document_to_text(&doc);
+    if args.check {
+        if formatted == text {
+            return super::OK;
+        }
+        eprintln!("{}: not in canonical form (run `cal fmt`)", input.name);
+        return super::invalid();
+    }
+    print!("{formatted}");
+    super::OK
+}

@@ -1,0 +1,22 @@
+//! One module per `cal` subcommand; each turns arguments into a call of a library crate.
+
+pub mod check;
+pub mod convert;
+pub mod fmt;
+pub mod mg;
+
+use std::process::ExitCode;
+
+/// Exit status: the input is fine.
+pub const OK: ExitCode = ExitCode::SUCCESS;
+
+/// Exit status 1: the input has errors (diagnostics were printed).
+pub fn invalid() -> ExitCode {
+    ExitCode::from(1)
+}
+
+/// Exit status 2: a usage or I/O problem; prints the message.
+pub fn usage_error(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}

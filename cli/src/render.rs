@@ -1,0 +1,66 @@
+//! Showing diagnostics to people (ariadne code frames) and to programs (`--json`).
+//!
+//! This is the only place in the toolchain that turns a [`Diagnostic`] into
+//! terminal text; colour is used only when the stream is a terminal.
+
+use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
+use cal_grammar::{Diagnostic, LineIndex, Severity};
+use serde_json::{Value, json};
+use std::io::{IsTerminal, Write};
+
+/// Writes every diagnostic as a code frame to standard error.
+pub fn eprint_diagnostics(name: &str, source: &str, diagnostics: &[Diagnostic]) {
+    let color = std::io::stderr().is_terminal();
+    let mut err = std::io::stderr().lock();
+    for d in diagnostics {
+        let _ = write_report(name, source, d, color, &mut err);
+    }
+}
+
+/// Renders one diagnostic as an ariadne report into `out`.
+pub fn write_report(
+    name: &str,
+    source: &str,
+    d: &Diagnostic,
+    color: bool,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let (kind, paint) = match d.severity {
+        Severity::Error => (ReportKind::Error, Color::Red),
+        Severity::Warning => (ReportKind::Warning, Color::Yellow),
+    };
+    let range = d.span.range();
+    let config = Config::default().with_index_type(IndexType::Byte).with_color(color);
+    let mut report = Report::build(kind, (name, range.clone()))
+        .with_config(config)
+        .with_code(d.code.as_str())
+        .with_message(&d.message)
+        .with_label(Label::new((name, range)).with_message(label_text(d)).with_color(paint));
+    for l in &d.labels {
+        report = report.with_label(Label::new((name, l.span.range())).with_message(&l.message).with_color(Color::Blue));
+    }
+    report = report.with_help(d.suggestion_or_default());
+    if let Some(example) = &d.example {
+        report = report.with_note(format!("example: {example}"));
+    }
+    if !d.valid_values.is_empty() {
+        report = report.with_note(format!("valid values: {}", d.valid_values.join(", ")));
+    }
+    report.finish().write((name, Source::from(source)), out)
+}
+
+fn label_text(d: &Diagnostic) -> String {
+    match &d.replacement {
+        Some(r) => format!("did you mean `{r}`?"),
+        None => d.code.info().name.to_string(),
+    }
+}
+
+/// The `--json` report: `{"ok": bool, "diagnostics": [ §22.1 error objects + "severity" ]}`.
+pub fn json_report(source: &str, diagnostics: &[Diagnostic]) -> Value {
+    let index = LineIndex::new(source);
+    json!({
+        "ok": !diagnostics.iter().any(Diagnostic::is_error),
+        "diagnostics": diagnostics.iter().map(|d| d.to_json(&index)).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,311 @@
+//! What the parser expected where it stopped, and the E002 message built from it.
+
+use cal_grammar::{Code, Diagnostic, Keyword, Span, suggest};
+use cal_lexer::Token;
+
+/// Named things the parser expects, for "expected a field name" rather than a token soup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Expect {
+    Statement,
+    GrainType,
+    Field,
+    Value,
+    Operator,
+    String,
+    Integer,
+    Number,
+    Hash,
+    Label,
+    Name,
+    WithOption,
+    Stage,
+    Format,
+    DescribeTarget,
+    Source,
+    StreamOption,
+    TemplateSection,
+    Category,
+    Parameter,
+    Clause,
+}
+
+impl Expect {
+    const ALL: [Expect; 21] = [
+        Expect::Statement,
+        Expect::GrainType,
+        Expect::Field,
+        Expect::Value,
+        Expect::Operator,
+        Expect::String,
+        Expect::Integer,
+        Expect::Number,
+        Expect::Hash,
+        Expect::Label,
+        Expect::Name,
+        Expect::WithOption,
+        Expect::Stage,
+        Expect::Format,
+        Expect::DescribeTarget,
+        Expect::Source,
+        Expect::StreamOption,
+        Expect::TemplateSection,
+        Expect::Category,
+        Expect::Parameter,
+        Expect::Clause,
+    ];
+
+    fn describe(self) -> &'static str {
+        match self {
+            Expect::Statement => "a statement (RECALL, ASSEMBLE, EXISTS, HISTORY, DESCRIBE, …)",
+            Expect::GrainType => "a grain type",
+            Expect::Field => "a field name",
+            Expect::Value => "a value",
+            Expect::Operator => "an operator (=, !=, >=, <=, >, <, IN, BETWEEN, INCLUDE, EXCLUDE, IS)",
+            Expect::String => "a string literal",
+            Expect::Integer => "an integer",
+            Expect::Number => "a number",
+            Expect::Hash => "a hash literal (sha256:…) or parameter",
+            Expect::Label => "a label",
+            Expect::Name => "a name",
+            Expect::WithOption => "a WITH option",
+            Expect::Stage => "a pipeline stage",
+            Expect::Format => "a format",
+            Expect::DescribeTarget => "what to describe",
+            Expect::Source => "a source",
+            Expect::StreamOption => "a stream option",
+            Expect::TemplateSection => "a template section (HEADER, ELEMENT, …)",
+            Expect::Category => "a relation category",
+            Expect::Parameter => "a parameter ($name)",
+            Expect::Clause => "a clause",
+        }
+    }
+}
+
+/// The expectations recorded at one token position.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Expected {
+    pub pos: usize,
+    pub tokens: u128,
+    pub labels: u32,
+}
+
+impl Expected {
+    pub fn at(pos: usize) -> Self {
+        Expected { pos, tokens: 0, labels: 0 }
+    }
+
+    fn has(&self, l: Expect) -> bool {
+        self.labels & (1 << (l as u8)) != 0
+    }
+
+    fn has_kw(&self, k: Keyword) -> bool {
+        self.tokens & (1u128 << (k as u8)) != 0
+            || (self.has(Expect::Clause) && CLAUSE_KEYWORDS.contains(&k))
+            || (self.has(Expect::Statement) && STATEMENT_KEYWORDS.contains(&k))
+            || (self.has(Expect::Stage) && STAGE_KEYWORDS.contains(&k))
+    }
+}
+
+const KEYWORDS: u8 = Keyword::ALL.len() as u8;
+const EOI_BIT: u8 = 126;
+
+/// Bit index of a token kind in the expected-set: keywords by discriminant, then the rest.
+#[inline]
+pub(crate) fn token_bit(t: &Token<'_>) -> u8 {
+    let k = KEYWORDS;
+    match t {
+        Token::Kw(kw) => *kw as u8,
+        Token::Excluded(_) => k,
+        Token::Ident(_) => k + 1,
+        Token::Str(_) => k + 2,
+        Token::Number(_) => k + 3,
+        Token::Hash(_) => k + 4,
+        Token::Param(_) => k + 5,
+        Token::TemplateText(_) => k + 6,
+        Token::LParen => k + 7,
+        Token::RParen => k + 8,
+        Token::LBracket => k + 9,
+        Token::RBracket => k + 10,
+        Token::LBrace => k + 11,
+        Token::RBrace => k + 12,
+        Token::Comma => k + 13,
+        Token::Semicolon => k + 14,
+        Token::Colon => k + 15,
+        Token::Pipe => k + 16,
+        Token::Slash => k + 17,
+        Token::Eq => k + 18,
+        Token::Ne => k + 19,
+        Token::Ge => k + 20,
+        Token::Le => k + 21,
+        Token::Gt => k + 22,
+        Token::Lt => k + 23,
+        Token::Error => k + 24,
+    }
+}
+
+/// The bit that stands for "end of query".
+pub(crate) fn eoi_bit() -> u8 {
+    EOI_BIT
+}
+
+fn bit_name(bit: u8) -> Option<&'static str> {
+    let k = KEYWORDS;
+    Some(match bit {
+        b if b < k => Keyword::ALL[b as usize].as_str(),
+        b if b == k + 1 => "a name",
+        b if b == k + 2 => "a string literal",
+        b if b == k + 3 => "a number",
+        b if b == k + 4 => "a hash literal (sha256:…)",
+        b if b == k + 5 => "a parameter ($name)",
+        b if b == k + 6 => "template text",
+        b if b == k + 7 => "`(`",
+        b if b == k + 8 => "`)`",
+        b if b == k + 9 => "`[`",
+        b if b == k + 10 => "`]`",
+        b if b == k + 11 => "`{`",
+        b if b == k + 12 => "`}`",
+        b if b == k + 13 => "`,`",
+        b if b == k + 14 => "`;`",
+        b if b == k + 15 => "`:`",
+        b if b == k + 16 => "`|`",
+        b if b == k + 17 => "`/`",
+        b if b == k + 18 => "`=`",
+        b if b == k + 19 => "`!=`",
+        b if b == k + 20 => "`>=`",
+        b if b == k + 21 => "`<=`",
+        b if b == k + 22 => "`>`",
+        b if b == k + 23 => "`<`",
+        EOI_BIT => "end of query",
+        _ => return None,
+    })
+}
+
+/// Keywords that can start a clause of RECALL or ASSEMBLE.
+const CLAUSE_KEYWORDS: &[Keyword] = &[
+    Keyword::Where,
+    Keyword::With,
+    Keyword::About,
+    Keyword::Like,
+    Keyword::Since,
+    Keyword::Between,
+    Keyword::Thread,
+    Keyword::Recent,
+    Keyword::Contradictions,
+    Keyword::As,
+    Keyword::In,
+    Keyword::For,
+    Keyword::From,
+    Keyword::Budget,
+    Keyword::Priority,
+    Keyword::Format,
+    Keyword::Stream,
+];
+
+/// Keywords that start a statement.
+const STATEMENT_KEYWORDS: &[Keyword] = &[
+    Keyword::Recall,
+    Keyword::Assemble,
+    Keyword::Exists,
+    Keyword::History,
+    Keyword::Explain,
+    Keyword::Describe,
+    Keyword::Batch,
+    Keyword::Coalesce,
+    Keyword::Add,
+    Keyword::Supersede,
+    Keyword::Revert,
+    Keyword::Define,
+];
+
+/// Keywords that start a pipeline stage.
+const STAGE_KEYWORDS: &[Keyword] = &[
+    Keyword::Select,
+    Keyword::Order,
+    Keyword::Limit,
+    Keyword::Offset,
+    Keyword::Count,
+    Keyword::First,
+    Keyword::Subjects,
+    Keyword::Objects,
+    Keyword::Hashes,
+    Keyword::Group,
+    Keyword::Project,
+];
+
+/// The E002 diagnostic for an unexpected token, or `None` when the token was
+/// already reported by the lexer (an invalid or excluded token).
+pub(crate) fn unexpected(
+    src: &str,
+    found: Option<(Token<'_>, Span)>,
+    span: Span,
+    exp: Expected,
+) -> Option<Diagnostic> {
+    if matches!(found, Some((Token::Error | Token::Excluded(_), _))) {
+        return None;
+    }
+    let text = src.get(span.range()).unwrap_or("");
+    let mut expected: Vec<String> =
+        Expect::ALL.iter().filter(|l| exp.has(**l)).map(|l| l.describe().to_string()).collect();
+    for bit in 0..128u8 {
+        if exp.tokens & (1u128 << bit) != 0 {
+            if let Some(name) = bit_name(bit) {
+                if !expected.iter().any(|e| e == name) {
+                    expected.push(name.to_string());
+                }
+            }
+        }
+    }
+    let found_desc = match found {
+        None => "end of query".to_string(),
+        Some((Token::Str(_), _)) => "string literal".to_string(),
+        Some(_) => format!("`{text}`"),
+    };
+    let message = if expected.is_empty() {
+        format!("Unexpected {found_desc}.")
+    } else {
+        format!("Unexpected {found_desc}; expected {}.", join_or(&expected))
+    };
+    let d = Diagnostic::new(Code::E002, span, message).with_expected(expected);
+    Some(add_hint(d, exp, found.map(|(t, _)| t), text))
+}
+
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] if init.len() < 8 => format!("{} or {last}", init.join(", ")),
+        _ => format!("{}, …", items[..8].join(", ")),
+    }
+}
+
+/// Targeted advice for the mistakes people (and LLMs) actually make.
+fn add_hint(d: Diagnostic, exp: Expected, found: Option<Token<'_>>, text: &str) -> Diagnostic {
+    match found {
+        Some(Token::Kw(Keyword::Or)) => d
+            .with_suggestion(
+                "CAL combines conditions with AND only; use UNION of two RECALLs for alternatives, or `field IN (a, b)`.",
+            )
+            .with_example("(RECALL WHERE subject = \"alice\") UNION (RECALL WHERE subject = \"bob\")"),
+        Some(Token::Kw(Keyword::Not)) => d.with_suggestion("CAL has no NOT; use `!=`, `tags EXCLUDE [...]`, or EXCEPT."),
+        Some(Token::Kw(Keyword::Null)) => {
+            d.with_suggestion("CAL has no NULL tests: a missing field simply does not match (§5.4).")
+        }
+        Some(Token::Kw(k))
+            if STATEMENT_KEYWORDS.contains(&k) && exp.tokens & (1u128 << token_bit(&Token::Semicolon)) != 0 =>
+        {
+            d.with_suggestion("Separate queries in a document with `;`.").with_replacement(format!("; {text}"))
+        }
+        Some(Token::Ident(word)) => {
+            let candidates = Keyword::ALL.iter().filter(|k| exp.has_kw(**k)).map(|k| k.as_str());
+            match suggest::did_you_mean(&word.to_ascii_uppercase(), candidates) {
+                Some(kw) => d.with_suggestion(format!("Did you mean `{kw}`?")).with_replacement(kw),
+                None => d,
+            }
+        }
+        Some(Token::Eq) if exp.has_kw(Keyword::Is) => {
+            d.with_suggestion("Use `=` with a value, or `IS` with a relation category such as PREFERENCE.")
+        }
+        _ => d,
+    }
+}

@@ -1,0 +1,121 @@
+//! The hand-written recursive-descent parser of CAL/1.
+//!
+//! One function per production, a [`cursor::Cursor`] that records what each
+//! position would have accepted, and recovery at three levels: a broken WHERE
+//! condition is skipped to the next `AND`, a broken clause to the next clause
+//! keyword, a broken query to the next `;`. It replaced a chumsky grammar that
+//! measured 16 times slower than the latency bar (docs/architecture.md).
+
+mod assemble;
+mod common;
+mod cursor;
+mod expected;
+mod recall;
+mod statements;
+
+use crate::ast::{Query, QueryBody, Version, LetBinding, Ident};
+use cal_grammar::{Code, Diagnostic, Keyword, Span};
+use cal_lexer::Token;
+use cursor::{Cursor, PResult};
+use expected::{eoi_bit, Expect};
+
+/// `[CAL/n] LET* (statement | DEFINE TEMPLATE)`.
+fn query(p: &mut Cursor<'_, '_>) -> PResult<Option<Query>> {
+    let start = p.start();
+    let version = if p.at_kw(Keyword::Cal) { Some(version(p)?) } else { None };
+    let mut lets = Vec::new();
+    while p.at_kw(Keyword::Let) {
+        let let_start = p.start();
+        p.bump();
+        let (name, name_span) = common::param(p)?;
+        p.expect(Token::Eq)?;
+        p.at_kw(Keyword::Recall);
+        if p.peek() != Some(Token::Kw(Keyword::Recall)) {
+            return Err(p.error());
+        }
+        let recall = recall::recall(p)?;
+        p.expect(Token::Semicolon)?;
+        lets.push(LetBinding { name: Ident { name, span: name_span }, recall, span: p.since(let_start) });
+    }
+    let body = if p.at_kw(Keyword::Define) {
+        Some(QueryBody::DefineTemplate(statements::define_template(p)?))
+    } else {
+        statements::statement(p)?.map(QueryBody::Statement)
+    };
+    Ok(body.map(|body| Query { version, lets, body, span: p.since(start) }))
+}
+
+fn version(p: &mut Cursor<'_, '_>) -> PResult<Version> {
+    let start = p.start();
+    p.bump();
+    p.expect(Token::Slash)?;
+    let Some(Token::Number(text)) = p.peek() else {
+        return Err(p.error_expecting(Expect::Integer));
+    };
+    let num_span = p.bump();
+    let major = text.parse::<u32>().ok();
+    if major != Some(1) {
+        p.report(
+            Diagnostic::new(Code::E100, num_span, format!("Unsupported CAL version `CAL/{text}`; this implementation speaks CAL/1."))
+                .with_suggestion("Write `CAL/1`, or omit the version prefix.")
+                .with_replacement("1")
+                .with_valid_values(["1"]),
+        );
+    }
+    Ok(Version { major: major.unwrap_or(0), span: p.since(start) })
+}
+
+/// Notes that the end of the query is acceptable here, then reports what follows if anything does.
+fn expect_end(p: &mut Cursor<'_, '_>) -> PResult<()> {
+    if p.at_end() {
+        return Ok(());
+    }
+    p.expect_label_bit(eoi_bit());
+    Err(p.error())
+}
+
+/// Parses a single query followed by an optional `;` and the end of input.
+pub(crate) fn single_query(src: &str, toks: &[(Token<'_>, Span)]) -> (Option<Query>, Vec<Diagnostic>) {
+    let mut p = Cursor::new(src, toks);
+    let q = query(&mut p).ok().flatten();
+    p.eat(Token::Semicolon);
+    let _ = expect_end(&mut p);
+    (q, p.diags)
+}
+
+/// Parses a document: queries separated by `;`. A query that fails is skipped
+/// to the next `;` so that the ones after it are still parsed; text after a
+/// complete query that is not `;` is reported and skipped, keeping the query;
+/// a `;` with no query before it is an empty query (CAL-E014).
+pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Vec<Diagnostic>) {
+    let mut p = Cursor::new(src, toks);
+    let mut queries = Vec::new();
+    while !p.at_end() {
+        if p.peek() == Some(Token::Semicolon) {
+            let span = p.bump();
+            p.report(
+                Diagnostic::new(Code::E014, span, "Empty query: nothing before this `;`.")
+                    .with_suggestion("Remove the extra `;`, or write a statement before it.")
+                    .with_replacement(""),
+            );
+            continue;
+        }
+        let before = p.pos;
+        if let Ok(Some(q)) = query(&mut p) {
+            queries.push(q);
+        }
+        if p.at_end() || p.eat(Token::Semicolon).is_some() {
+            continue;
+        }
+        p.expect_label_bit(eoi_bit());
+        let _ = p.error();
+        p.skip_until(|t| matches!(t, Token::Semicolon));
+        if p.eat(Token::Semicolon).is_none() && !p.at_end() && p.pos == before {
+            // Not even one token was consumed: drop it to guarantee progress.
+            p.bump();
+        } else if p.pos == before {
+            p.bump();
+        }
+    }
+    (queries, p.diags)
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Regenerates lexer/src/keywords.rs from the Keyword and ExcludedWord tables in grammar/src/vocab.rs."""
+import re, pathlib
+root = pathlib.Path(__file__).resolve().parent.parent
+s = (root / "grammar/src/vocab.rs").read_text()
+def grab(name):
+    m = re.search(r'pub enum ' + name + r' \{(.*?)\n    \}', s, re.S)
+    return re.findall(r'(\w+) = "([A-Z_a-z]+)"', m.group(1))
+buckets = {}
+for v, t in grab('Keyword'):
+    buckets.setdefault((len(t), t[0].lower()), []).append((t.lower(), f"Token::Kw(Keyword::{v})"))
+for v, t in grab('ExcludedWord'):
+    buckets.setdefault((len(t), t[0].lower()), []).append((t.lower(), f"Token::Excluded(ExcludedWord::{v})"))
+out = ['''//! Keyword classification of identifier-shaped words.
+//!
+//! GENERATED from the `Keyword` and `ExcludedWord` tables of cal-grammar
+//! (grammar/src/vocab.rs) by scripts/gen_keywords.py; `tests::classify_agrees_with_the_grammar_tables`
+//! fails when this file is stale. Words are matched ASCII-case-insensitively
+//! (§3.1, §16.6). A match on (length, first letter) narrows each lookup to one
+//! or two comparisons, which is what keeps lexing linear and cheap.
+
+use crate::Token;
+use cal_grammar::{ExcludedWord, Keyword};
+
+#[inline]
+fn is(word: &[u8], lower: &[u8]) -> bool {
+    word.eq_ignore_ascii_case(lower)
+}
+
+/// The keyword or excluded word spelled `word` (any ASCII case), if any.
+#[inline]
+#[rustfmt::skip]
+pub(crate) fn classify(word: &str) -> Option<Token<'static>> {
+    let b = word.as_bytes();
+    let first = *b.first()? | 0x20;
+    match (b.len(), first) {''']
+for (l, c) in sorted(buckets):
+    conds = " ".join(f'if is(b, b"{w}") {{ return Some({tok}); }}' for w, tok in buckets[(l, c)])
+    out.append(f"        ({l}, b'{c}') => {{ {conds} }}")
+out.append('''        _ => {}
+    }
+    None
+}
+''')
+(root / "lexer/src/keywords.rs").write_text("\n".join(out))
