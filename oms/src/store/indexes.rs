@@ -1,12 +1,15 @@
 //! Secondary indexes: posting lists of internal ids, sorted ascending, one
-//! map per access path. The triple indexes follow a hexastore-like layout
-//! (S, P, O, SP, PO, SO), so every triple pattern with at least one bound
-//! position is answered from a posting list rather than a scan; the others
-//! cover the common filters of CAL (type, namespace, user, session, tag,
-//! consent basis) and a B-tree over `created_at` serves time ranges and
-//! recency order. See docs/architecture.md.
+//! per access path. Indexed strings are interned once into symbols, so a
+//! posting key is a small integer and each distinct string is stored once.
+//!
+//! The triple indexes follow a hexastore-like layout (S, P, O, SP, PO, SO),
+//! so every triple pattern with at least one bound position is answered from
+//! a posting list rather than a scan; the others cover the common filters of
+//! CAL (type, namespace, user, session, tag, consent basis), and a B-tree
+//! over `created_at` serves time ranges and recency order.
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::record::{str_field, Record};
 use crate::value::Value;
@@ -14,24 +17,94 @@ use crate::value::Value;
 /// Internal id of a grain: its position in the store's record table.
 pub(crate) type Id = u32;
 
+/// A multiplicative hash for integer keys (symbols, ids): they are small and
+/// trusted, so SipHash would only cost time.
+#[derive(Default)]
+pub(crate) struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0 ^ i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+}
+
+/// A hash map keyed by integers.
+pub(crate) type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
+
+/// An interning table: each distinct string gets a dense `u32` symbol.
+#[derive(Default)]
+pub(crate) struct Symbols {
+    ids: HashMap<Box<str>, u32>,
+}
+
+impl Symbols {
+    pub(crate) fn intern(&mut self, s: &str) -> u32 {
+        if let Some(id) = self.ids.get(s) {
+            return *id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(s.into(), id);
+        id
+    }
+
+    pub(crate) fn get(&self, s: &str) -> Option<u32> {
+        self.ids.get(s).copied()
+    }
+}
+
+/// Single-field access paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Key {
+    Subject = 0,
+    Relation = 1,
+    Object = 2,
+    Namespace = 3,
+    UserId = 4,
+    SessionId = 5,
+    Tag = 6,
+    Basis = 7,
+}
+
+/// Two-field access paths of the hexastore layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pair {
+    SubjectRelation = 0,
+    RelationObject = 1,
+    SubjectObject = 2,
+}
+
 #[derive(Default)]
 pub(crate) struct Indexes {
-    pub(crate) subject: HashMap<String, Vec<Id>>,
-    pub(crate) relation: HashMap<String, Vec<Id>>,
-    pub(crate) object: HashMap<String, Vec<Id>>,
-    pub(crate) subject_relation: HashMap<(String, String), Vec<Id>>,
-    pub(crate) relation_object: HashMap<(String, String), Vec<Id>>,
-    pub(crate) subject_object: HashMap<(String, String), Vec<Id>>,
-    pub(crate) grain_type: HashMap<u8, Vec<Id>>,
-    pub(crate) namespace: HashMap<String, Vec<Id>>,
-    pub(crate) user_id: HashMap<String, Vec<Id>>,
-    pub(crate) session_id: HashMap<String, Vec<Id>>,
-    pub(crate) tag: HashMap<String, Vec<Id>>,
-    pub(crate) processing_basis: HashMap<String, Vec<Id>>,
+    symbols: Symbols,
+    single: IntMap<u64, Vec<Id>>,
+    pairs: [IntMap<u64, Vec<Id>>; 3],
+    grain_type: IntMap<u8, Vec<Id>>,
     pub(crate) created: BTreeSet<(i64, Id)>,
 }
 
-fn add<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Id>>, key: K, id: Id) {
+fn single_key(k: Key, sym: u32) -> u64 {
+    ((k as u64) << 32) | u64::from(sym)
+}
+
+fn pair_key(a: u32, b: u32) -> u64 {
+    (u64::from(a) << 32) | u64::from(b)
+}
+
+fn add<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Vec<Id>>, key: K, id: Id) {
     let list = map.entry(key).or_default();
     match list.last() {
         Some(last) if *last >= id => {
@@ -43,7 +116,7 @@ fn add<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Id>>, key: K, id: Id) {
     }
 }
 
-fn remove<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Id>>, key: &K, id: Id) {
+fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Vec<Id>>, key: &K, id: Id) {
     if let Some(list) = map.get_mut(key) {
         if let Ok(pos) = list.binary_search(&id) {
             list.remove(pos);
@@ -54,113 +127,84 @@ fn remove<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<Id>>, key: &K, id: I
     }
 }
 
-/// The index keys a record contributes, computed once for add and remove.
-struct Keys {
-    s: Option<String>,
-    p: Option<String>,
-    o: Option<String>,
-    ty: u8,
-    ns: Option<String>,
-    user: Option<String>,
-    session: Option<String>,
-    tags: Vec<String>,
-    basis: Option<String>,
-    created: i64,
+/// The strings a record is indexed under, per access path.
+fn fields(r: &Record) -> Vec<(Key, &str)> {
+    let g = &r.grain;
+    let mut out = Vec::with_capacity(8);
+    for (k, name) in [
+        (Key::Subject, "subject"),
+        (Key::Relation, "relation"),
+        (Key::Object, "object"),
+        (Key::Namespace, "namespace"),
+        (Key::UserId, "user_id"),
+        (Key::SessionId, "session_id"),
+        (Key::Basis, "processing_basis"),
+    ] {
+        if let Some(s) = str_field(g, name) {
+            out.push((k, s));
+        }
+    }
+    if let Some(tags) = g.get("structural_tags").and_then(Value::as_array) {
+        out.extend(tags.iter().filter_map(Value::as_str).map(|t| (Key::Tag, t)));
+    }
+    out
 }
 
-fn keys(r: &Record) -> Keys {
-    let g = &r.grain;
-    let owned = |n: &str| str_field(g, n).map(str::to_string);
-    Keys {
-        s: owned("subject"),
-        p: owned("relation"),
-        o: owned("object"),
-        ty: g.grain_type().byte(),
-        ns: owned("namespace"),
-        user: owned("user_id"),
-        session: owned("session_id"),
-        tags: g
-            .get("structural_tags")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
-            .unwrap_or_default(),
-        basis: owned("processing_basis"),
-        created: r.created_at(),
-    }
+fn find(syms: &[(Key, u32)], k: Key) -> Option<u32> {
+    syms.iter().find(|(key, _)| *key == k).map(|(_, s)| *s)
+}
+
+fn pair_syms(syms: &[(Key, u32)]) -> [(Pair, Option<u64>); 3] {
+    let (s, p, o) = (find(syms, Key::Subject), find(syms, Key::Relation), find(syms, Key::Object));
+    let both = |a: Option<u32>, b: Option<u32>| a.zip(b).map(|(a, b)| pair_key(a, b));
+    [(Pair::SubjectRelation, both(s, p)), (Pair::RelationObject, both(p, o)), (Pair::SubjectObject, both(s, o))]
 }
 
 impl Indexes {
     pub(crate) fn insert(&mut self, id: Id, r: &Record) {
-        let k = keys(r);
-        if let Some(s) = &k.s {
-            add(&mut self.subject, s.clone(), id);
+        let syms: Vec<(Key, u32)> = fields(r).into_iter().map(|(k, s)| (k, self.symbols.intern(s))).collect();
+        for (k, sym) in &syms {
+            add(&mut self.single, single_key(*k, *sym), id);
         }
-        if let Some(p) = &k.p {
-            add(&mut self.relation, p.clone(), id);
-        }
-        if let Some(o) = &k.o {
-            add(&mut self.object, o.clone(), id);
-        }
-        if let (Some(s), Some(p)) = (&k.s, &k.p) {
-            add(&mut self.subject_relation, (s.clone(), p.clone()), id);
-        }
-        if let (Some(p), Some(o)) = (&k.p, &k.o) {
-            add(&mut self.relation_object, (p.clone(), o.clone()), id);
-        }
-        if let (Some(s), Some(o)) = (&k.s, &k.o) {
-            add(&mut self.subject_object, (s.clone(), o.clone()), id);
-        }
-        add(&mut self.grain_type, k.ty, id);
-        for (map, key) in [
-            (&mut self.namespace, k.ns),
-            (&mut self.user_id, k.user),
-            (&mut self.session_id, k.session),
-            (&mut self.processing_basis, k.basis),
-        ] {
+        for (p, key) in pair_syms(&syms) {
             if let Some(key) = key {
-                add(map, key, id);
+                add(&mut self.pairs[p as usize], key, id);
             }
         }
-        for t in k.tags {
-            add(&mut self.tag, t, id);
-        }
-        self.created.insert((k.created, id));
+        add(&mut self.grain_type, r.grain.grain_type().byte(), id);
+        self.created.insert((r.created_at(), id));
     }
 
     pub(crate) fn remove(&mut self, id: Id, r: &Record) {
-        let k = keys(r);
-        if let Some(s) = &k.s {
-            remove(&mut self.subject, s, id);
+        let syms: Vec<(Key, u32)> =
+            fields(r).into_iter().filter_map(|(k, s)| self.symbols.get(s).map(|sym| (k, sym))).collect();
+        for (k, sym) in &syms {
+            remove(&mut self.single, &single_key(*k, *sym), id);
         }
-        if let Some(p) = &k.p {
-            remove(&mut self.relation, p, id);
-        }
-        if let Some(o) = &k.o {
-            remove(&mut self.object, o, id);
-        }
-        if let (Some(s), Some(p)) = (&k.s, &k.p) {
-            remove(&mut self.subject_relation, &(s.clone(), p.clone()), id);
-        }
-        if let (Some(p), Some(o)) = (&k.p, &k.o) {
-            remove(&mut self.relation_object, &(p.clone(), o.clone()), id);
-        }
-        if let (Some(s), Some(o)) = (&k.s, &k.o) {
-            remove(&mut self.subject_object, &(s.clone(), o.clone()), id);
-        }
-        remove(&mut self.grain_type, &k.ty, id);
-        for (map, key) in [
-            (&mut self.namespace, k.ns),
-            (&mut self.user_id, k.user),
-            (&mut self.session_id, k.session),
-            (&mut self.processing_basis, k.basis),
-        ] {
+        for (p, key) in pair_syms(&syms) {
             if let Some(key) = key {
-                remove(map, &key, id);
+                remove(&mut self.pairs[p as usize], &key, id);
             }
         }
-        for t in &k.tags {
-            remove(&mut self.tag, t, id);
+        remove(&mut self.grain_type, &r.grain.grain_type().byte(), id);
+        self.created.remove(&(r.created_at(), id));
+    }
+
+    /// Ids whose `key` field equals `value` (empty if none).
+    pub(crate) fn postings(&self, key: Key, value: &str) -> &[Id] {
+        self.symbols.get(value).and_then(|sym| self.single.get(&single_key(key, sym))).map_or(&[], Vec::as_slice)
+    }
+
+    /// Ids whose pair of fields equals (`a`, `b`).
+    pub(crate) fn pair(&self, pair: Pair, a: &str, b: &str) -> &[Id] {
+        match (self.symbols.get(a), self.symbols.get(b)) {
+            (Some(x), Some(y)) => self.pairs[pair as usize].get(&pair_key(x, y)).map_or(&[], Vec::as_slice),
+            _ => &[],
         }
-        self.created.remove(&(k.created, id));
+    }
+
+    /// Ids of one grain type.
+    pub(crate) fn of_type(&self, byte: u8) -> &[Id] {
+        self.grain_type.get(&byte).map_or(&[], Vec::as_slice)
     }
 }

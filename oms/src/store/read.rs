@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::indexes::Id;
+use super::indexes::{Id, Key, Pair};
 use super::query::{
     decode_cursor, encode_cursor, fingerprint, sort_records, CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey,
 };
@@ -165,13 +165,12 @@ impl Store {
     /// `system_valid_from` then address; the caller applies a view (AS OF).
     pub fn versions(&self, subject: &str, relation: &str) -> Vec<Stored> {
         let inner = self.read();
-        let key = (subject.to_string(), relation.to_string());
         let mut rs: Vec<&Record> = inner
             .idx
-            .subject_relation
-            .get(&key)
-            .map(|ids| ids.iter().filter_map(|id| inner.record(*id)).collect())
-            .unwrap_or_default();
+            .pair(Pair::SubjectRelation, subject, relation)
+            .iter()
+            .filter_map(|id| inner.record(*id))
+            .collect();
         rs.sort_by(|a, b| a.system_valid_from().cmp(&b.system_valid_from()).then(a.address.cmp(&b.address)));
         rs.into_iter().map(stored).collect()
     }
@@ -205,41 +204,40 @@ fn eq_str<'a>(filters: &'a [Filter], field: &str) -> Option<&'a str> {
 fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Box<dyn Iterator<Item = Id> + 'a> {
     let idx = &inner.idx;
     let mut best: Option<&'a [Id]> = None;
-    let mut consider = |list: Option<&'a Vec<Id>>| {
-        let l: &'a [Id] = list.map_or(&[], Vec::as_slice);
+    let mut consider = |l: &'a [Id]| {
         if best.is_none_or(|b| l.len() < b.len()) {
             best = Some(l);
         }
     };
     let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
     if let (Some(s), Some(p)) = (s, p) {
-        consider(idx.subject_relation.get(&(s.to_string(), p.to_string())));
+        consider(idx.pair(Pair::SubjectRelation, s, p));
     }
     if let (Some(p), Some(o)) = (p, o) {
-        consider(idx.relation_object.get(&(p.to_string(), o.to_string())));
+        consider(idx.pair(Pair::RelationObject, p, o));
     }
     if let (Some(s), Some(o)) = (s, o) {
-        consider(idx.subject_object.get(&(s.to_string(), o.to_string())));
+        consider(idx.pair(Pair::SubjectObject, s, o));
     }
-    for (field, map) in [
-        ("subject", &idx.subject),
-        ("relation", &idx.relation),
-        ("object", &idx.object),
-        ("namespace", &idx.namespace),
-        ("user_id", &idx.user_id),
-        ("session_id", &idx.session_id),
-        ("processing_basis", &idx.processing_basis),
+    for (field, key) in [
+        ("subject", Key::Subject),
+        ("relation", Key::Relation),
+        ("object", Key::Object),
+        ("namespace", Key::Namespace),
+        ("user_id", Key::UserId),
+        ("session_id", Key::SessionId),
+        ("processing_basis", Key::Basis),
     ] {
         if let Some(v) = eq_str(filters, field) {
-            consider(map.get(v));
+            consider(idx.postings(key, v));
         }
     }
     for f in filters {
         match f {
-            Filter::Type(t) => consider(idx.grain_type.get(&t.byte())),
+            Filter::Type(t) => consider(idx.of_type(t.byte())),
             Filter::TagsInclude(tags) => {
                 for t in tags {
-                    consider(idx.tag.get(t));
+                    consider(idx.postings(Key::Tag, t));
                 }
             }
             Filter::Address(a) => {

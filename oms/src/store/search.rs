@@ -7,14 +7,13 @@
 //! Scores are BM25 (k1 = 1.2, b = 0.75) divided by the best score of the
 //! query, so they lie in [0, 1]; ties break by content address ascending.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::indexes::Id;
+use super::indexes::{Id, IntMap, Symbols};
 use crate::grain::Grain;
 use crate::types::GrainType;
 use crate::value::Value;
@@ -119,30 +118,38 @@ pub fn projection(g: &Grain) -> Vec<(&'static str, String)> {
     parts
 }
 
-/// An inverted index with BM25 statistics.
+/// An inverted index with BM25 statistics. Terms are interned; document
+/// lengths are indexed by id (ids are dense).
 #[derive(Default)]
 pub(crate) struct TextIndex {
-    postings: HashMap<String, Vec<(Id, u32)>>,
-    doc_len: HashMap<Id, u32>,
+    terms: Symbols,
+    postings: IntMap<u32, Vec<(Id, u32)>>,
+    doc_len: Vec<u32>,
+    docs: u64,
     total_len: u64,
 }
 
-fn terms_of(g: &Grain) -> HashMap<String, u32> {
-    let mut tf: HashMap<String, u32> = HashMap::new();
-    for (_, text) in projection(g) {
-        for t in tokenize(&text) {
-            *tf.entry(t).or_default() += 1;
+/// Term frequencies of a grain's projection, as (term, count).
+fn terms_of(g: &Grain) -> Vec<(String, u32)> {
+    let mut tokens: Vec<String> = projection(g).iter().flat_map(|(_, text)| tokenize(text)).collect();
+    tokens.sort_unstable();
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for t in tokens {
+        match out.last_mut() {
+            Some((last, n)) if *last == t => *n += 1,
+            _ => out.push((t, 1)),
         }
     }
-    tf
+    out
 }
 
 impl TextIndex {
     pub(crate) fn insert(&mut self, id: Id, g: &Grain) {
         let tf = terms_of(g);
-        let len: u32 = tf.values().sum();
+        let len: u32 = tf.iter().map(|(_, n)| n).sum();
         for (term, n) in tf {
-            let list = self.postings.entry(term).or_default();
+            let sym = self.terms.intern(&term);
+            let list = self.postings.entry(sym).or_default();
             match list.last() {
                 Some((last, _)) if *last >= id => {
                     if let Err(pos) = list.binary_search_by_key(&id, |(i, _)| *i) {
@@ -152,32 +159,40 @@ impl TextIndex {
                 _ => list.push((id, n)),
             }
         }
-        self.doc_len.insert(id, len);
+        let slot = id as usize;
+        if self.doc_len.len() <= slot {
+            self.doc_len.resize(slot + 1, 0);
+        }
+        self.doc_len[slot] = len;
+        self.docs += 1;
         self.total_len += u64::from(len);
     }
 
     pub(crate) fn remove(&mut self, id: Id, g: &Grain) {
-        for term in terms_of(g).keys() {
-            if let Some(list) = self.postings.get_mut(term) {
+        for (term, _) in terms_of(g) {
+            let Some(sym) = self.terms.get(&term) else { continue };
+            if let Some(list) = self.postings.get_mut(&sym) {
                 if let Ok(pos) = list.binary_search_by_key(&id, |(i, _)| *i) {
                     list.remove(pos);
                 }
                 if list.is_empty() {
-                    self.postings.remove(term);
+                    self.postings.remove(&sym);
                 }
             }
         }
-        if let Some(len) = self.doc_len.remove(&id) {
-            self.total_len -= u64::from(len);
+        if let Some(len) = self.doc_len.get_mut(id as usize) {
+            self.total_len -= u64::from(*len);
+            *len = 0;
+            self.docs -= 1;
         }
     }
 
     /// Raw BM25 scores of every document containing at least one query term,
     /// accumulated in a fixed order (query terms as given, postings by id) so
     /// floating-point sums are reproducible.
-    pub(crate) fn score(&self, query: &str) -> HashMap<Id, f64> {
-        let mut scores: HashMap<Id, f64> = HashMap::new();
-        let n = self.doc_len.len() as f64;
+    pub(crate) fn score(&self, query: &str) -> IntMap<Id, f64> {
+        let mut scores: IntMap<Id, f64> = IntMap::default();
+        let n = self.docs as f64;
         if n == 0.0 {
             return scores;
         }
@@ -186,12 +201,12 @@ impl TextIndex {
         let mut seen = std::collections::HashSet::new();
         terms.retain(|t| seen.insert(t.clone()));
         for term in &terms {
-            let Some(list) = self.postings.get(term) else { continue };
+            let Some(list) = self.terms.get(term).and_then(|s| self.postings.get(&s)) else { continue };
             let df = list.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for (id, tf) in list {
                 let tf = f64::from(*tf);
-                let dl = f64::from(self.doc_len.get(id).copied().unwrap_or(0));
+                let dl = f64::from(self.doc_len.get(*id as usize).copied().unwrap_or(0));
                 let s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl));
                 *scores.entry(*id).or_default() += s;
             }

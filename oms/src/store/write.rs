@@ -2,7 +2,7 @@
 //! verification status and compliance `delete`. Each takes the write lock,
 //! checks everything, and only then mutates, so it is all or nothing.
 
-use super::indexes::Id;
+use super::indexes::{Id, Key};
 use super::policy::{self, contradict_auth_payload, supersede_auth_payload, Op, Permit, Proof};
 use super::policy_walk::{guards, Guard, Relation};
 use super::record::{
@@ -354,16 +354,10 @@ fn consent_cascade(inner: &Inner, g: &Grain) -> Vec<ContentAddress> {
     let Some(prior) = str_field(g, "prior_consent") else { return Vec::new() };
     inner
         .idx
-        .processing_basis
-        .get(prior)
-        .map(|ids| {
-            ids.iter()
-                .filter_map(|id| inner.record(*id))
-                .filter(|r| {
-                    r.effective_policy().and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("consent_cascade")
-                })
-                .map(|r| r.address)
-                .collect()
-        })
-        .unwrap_or_default()
+        .postings(Key::Basis, prior)
+        .iter()
+        .filter_map(|id| inner.record(*id))
+        .filter(|r| r.effective_policy().and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("consent_cascade"))
+        .map(|r| r.address)
+        .collect()
 }
