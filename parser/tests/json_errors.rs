@@ -371,3 +371,48 @@ fn typos_get_did_you_mean() {
     let errors = document_from_json(&json!({ "statement": "recal" })).expect_err("typo");
     assert_eq!(errors[0].replacement.as_deref(), Some("\"recall\""), "{}", render(&errors));
 }
+
+/// Every object shape of the published schema is closed, so typos are caught:
+/// an object schema either lists its keys with `additionalProperties: false` or
+/// dispatches (`$ref`, `allOf`) to shapes that do.
+#[test]
+fn every_object_schema_is_closed() {
+    fn walk(v: &Value, at: &str, open: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                let is_object = map.get("type").is_some_and(|t| t == "object");
+                let dispatches = map.contains_key("$ref") || map.contains_key("allOf");
+                if is_object && !dispatches && map.get("additionalProperties") != Some(&Value::Bool(false)) {
+                    open.push(at.to_string());
+                }
+                for (k, x) in map {
+                    walk(x, &format!("{at}/{k}"), open);
+                }
+            }
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    walk(x, &format!("{at}/{i}"), open);
+                }
+            }
+            _ => {}
+        }
+    }
+    let schema = cal_parser::json::schema();
+    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(schema["$id"], cal_parser::json::SCHEMA_ID);
+    assert!(cal_parser::json::SCHEMA_ID.starts_with("https://cal-spec.org/schema/v1/"));
+    let mut open = Vec::new();
+    walk(schema, "", &mut open);
+    assert!(open.is_empty(), "open object schemas: {open:#?}");
+}
+
+#[test]
+fn nested_statements_have_their_own_form() {
+    let q = cal_parser::parse_query("EXPLAIN (RECALL beliefs) UNION (RECALL goals)").into_result().expect("parses");
+    let cal_parser::ast::QueryBody::Statement(cal_parser::ast::Statement::Explain(e)) = &q.body else {
+        panic!("EXPLAIN")
+    };
+    let nested = cal_parser::json::statement_to_json(&e.statement);
+    assert_eq!(nested, cal_parser::json::query_to_json(&q)["of"]);
+    assert_eq!(nested["statement"], "set_op");
+}

@@ -13,7 +13,8 @@
 //!   the statement starts on. ASSEMBLE, BATCH, COALESCE and DEFINE TEMPLATE are
 //!   always laid out that way, and every LET binding starts its own line.
 //!
-//! The layout decisions live in [`Ctx`]; each statement family has its own file.
+//! The layout decisions live in one small context type (where a node starts,
+//! how deep its continuation lines go); each statement family has its own file.
 
 mod assemble;
 mod recall;
