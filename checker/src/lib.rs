@@ -1,1 +1,129 @@
-//! (being written)
+//! # cal-checker — the static semantics of CAL/1
+//!
+//! The parser accepts every query whose *shape* is right; this crate judges
+//! what it *means*, before anything runs: which fields exist on which grain
+//! type (§6), which operators and values a field takes (§5.2, Appendix E),
+//! closed enum values, the shortcut combination rules (§9.8), `mg:` relations
+//! (§7.3), pipelines, every resource limit of §17.3, parameters, LET chains
+//! (§8.12), ASSEMBLE, evolve statements (§8.8–§8.10), streaming (§11.2),
+//! templates (§10.2, §10.5–§10.8) and extensions (§25.2).
+//!
+//! It reports **every** problem in one pass, sorted by position, each with the
+//! spec's code, a precise span, a message, and where possible a suggestion,
+//! an example, the valid values and a machine-applicable `replacement`.
+//!
+//! Three entry points, one implementation:
+//!
+//! * [`check`] — one parsed [`Query`], as a server checks a request;
+//! * [`check_document`] — a parsed `.cal` [`Document`], as an editor holds it;
+//! * [`analyze`] — text in, parse *and* check diagnostics out, with examples
+//!   completed from the replacements. `cal check` and the language server call
+//!   this, so both always report the same thing.
+//!
+//! Parameter bindings ([`Params`]) are optional: with them, every `$name`
+//! must be bound (CAL-E008) and bound values are checked where they are used;
+//! without them, parameters are checked for type consistency only.
+//!
+//! The crate never panics on any tree, including the partial trees the
+//! parser's error recovery produces.
+
+mod assemble;
+mod context;
+mod evolve;
+mod fields;
+mod lets;
+mod limits;
+mod lit;
+pub mod mustache;
+mod operators;
+mod params;
+mod pipeline;
+mod recall;
+mod render;
+mod shortcuts;
+mod statements;
+mod templates;
+mod values;
+mod with;
+
+pub use params::{ParamArgError, Params, parse_param_arg};
+
+use cal_grammar::{Code, Diagnostic, Phase, sort_diagnostics};
+use cal_parser::ast::{Document, Query};
+
+/// Checks one query and returns every diagnostic, sorted by position.
+///
+/// `params` are the bindings the query will run with (`cal check --param`,
+/// the REST `params` object); pass `None` when they are not known yet (an
+/// editor), and parameters are then only checked for consistent use.
+pub fn check(query: &Query, params: Option<&Params>) -> Vec<Diagnostic> {
+    let mut diags = statements::check_query(query, params);
+    sort_diagnostics(&mut diags);
+    diags.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    diags
+}
+
+/// Checks every query of a `.cal` document with the same bindings and returns
+/// all diagnostics, sorted by position.
+pub fn check_document(document: &Document, params: Option<&Params>) -> Vec<Diagnostic> {
+    let mut diags: Vec<Diagnostic> = document.queries.iter().flat_map(|q| statements::check_query(q, params)).collect();
+    sort_diagnostics(&mut diags);
+    diags.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    diags
+}
+
+/// The parsed document and every diagnostic of the text, lexical to semantic.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The document, possibly partial when the text has syntax errors.
+    pub document: Option<Document>,
+    /// Parse and check diagnostics, in source order, examples completed.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Analysis {
+    /// True when any diagnostic is an error (warnings do not reject a query).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Parses a `.cal` text and checks what parsed: the single function behind
+/// `cal check` and the language server's diagnostics.
+///
+/// Queries that have syntax errors are still checked (the parser recovers a
+/// partial tree), so one pass shows everything; every diagnostic with a
+/// `replacement` gets an `example` showing its query with the fix applied.
+pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
+    let parsed = cal_parser::parse_document(text);
+    let mut diagnostics = parsed.diagnostics;
+    if let Some(doc) = &parsed.ast {
+        for query in &doc.queries {
+            let mut found = statements::check_query(query, params);
+            for d in &mut found {
+                d.complete_example(text, query.span);
+            }
+            diagnostics.extend(found);
+        }
+    }
+    sort_diagnostics(&mut diagnostics);
+    diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    Analysis { document: parsed.ast, diagnostics }
+}
+
+/// [`analyze`] for raw bytes, as a file or a request body arrives: invalid UTF-8 is
+/// CAL-E070 (§3.1) and nothing else is reported.
+pub fn analyze_bytes(bytes: &[u8], params: Option<&Params>) -> Analysis {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => analyze(text, params),
+        Err(_) => Analysis { document: None, diagnostics: cal_parser::parse_query_bytes(bytes).diagnostics },
+    }
+}
+
+/// The codes of the registry that no static check can produce: only running a
+/// query against a store, a clock or a connection can (Appendix C, phase
+/// [`Phase::Execute`]). The corpus coverage test requires a case for every
+/// other code.
+pub fn execution_only_codes() -> impl Iterator<Item = Code> {
+    Code::ALL.iter().copied().filter(|c| c.info().phase == Phase::Execute)
+}
