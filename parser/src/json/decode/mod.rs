@@ -79,9 +79,16 @@ struct Decoder {
 }
 
 impl Decoder {
-    fn finish<T>(self, result: R<T>) -> Result<T, Vec<Diagnostic>> {
+    fn finish<T>(mut self, result: R<T>) -> Result<T, Vec<Diagnostic>> {
         match result {
             Ok(v) if self.errors.is_empty() => Ok(v),
+            _ if self.errors.is_empty() => {
+                self.errors.push(at(
+                    "",
+                    "the request could not be decoded; this is a bug in the toolchain, please report it.",
+                ));
+                Err(self.errors)
+            }
             _ => Err(self.errors),
         }
     }
@@ -181,12 +188,14 @@ impl Decoder {
     }
 
     fn count(&mut self, v: &Json, p: &Ptr) -> R<u64> {
-        match v {
-            Json::Number(n) if n.is_u64() => n.as_u64().ok_or(Stop),
-            Json::Number(n) if n.is_f64() => Err(self
+        let Json::Number(n) = v else {
+            return Err(self.fail(p, format!("expected a non-negative integer, found {}.", kind(v))));
+        };
+        match n.as_u64() {
+            Some(u) => Ok(u),
+            None if n.is_f64() => Err(self
                 .fail(p, format!("{n} is written as a decimal; an integer is required here (write it without `.`)."))),
-            Json::Number(n) => Err(self.fail(p, format!("{n} is out of range for a non-negative integer."))),
-            other => Err(self.fail(p, format!("expected a non-negative integer, found {}.", kind(other)))),
+            None => Err(self.fail(p, format!("{n} is out of range for a non-negative integer."))),
         }
     }
 
