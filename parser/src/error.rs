@@ -6,7 +6,7 @@
 //! labels a bitset over [`Expect`]. Only errors that reach the user are
 //! turned into text, with the source at hand.
 
-use cal_grammar::{Code, Diagnostic, Keyword, Span, suggest};
+use cal_grammar::{Code, Diagnostic, GrainType, Keyword, Span, suggest};
 use cal_lexer::Token;
 use chumsky::DefaultExpected;
 use chumsky::error::LabelError;
@@ -40,6 +40,8 @@ pub(crate) enum Expect {
     Category,
     Parameter,
     Clause,
+    BudgetUnit,
+    HistoryCondition,
 }
 
 impl Expect {
@@ -49,9 +51,7 @@ impl Expect {
             Expect::GrainType => "a grain type",
             Expect::Field => "a field name",
             Expect::Value => "a value",
-            Expect::Operator => {
-                "an operator (=, !=, >=, <=, >, <, IN, BETWEEN, INCLUDE, EXCLUDE, IS)"
-            }
+            Expect::Operator => "an operator (=, !=, >=, <=, >, <, IN, BETWEEN, INCLUDE, EXCLUDE, IS)",
             Expect::String => "a string literal",
             Expect::Integer => "an integer",
             Expect::Number => "a number",
@@ -69,10 +69,12 @@ impl Expect {
             Expect::Category => "a relation category",
             Expect::Parameter => "a parameter ($name)",
             Expect::Clause => "a clause",
+            Expect::BudgetUnit => "a budget unit (tokens or grains)",
+            Expect::HistoryCondition => "`subject = …` or `relation = …`",
         }
     }
 
-    const ALL: [Expect; 22] = [
+    const ALL: [Expect; 24] = [
         Expect::Statement,
         Expect::GrainType,
         Expect::Field,
@@ -95,6 +97,8 @@ impl Expect {
         Expect::Category,
         Expect::Parameter,
         Expect::Clause,
+        Expect::BudgetUnit,
+        Expect::HistoryCondition,
     ];
 }
 
@@ -110,6 +114,12 @@ pub(crate) struct ParseError {
 }
 
 impl ParseError {
+    /// "Unexpected `found`; expected `what`", for an error the grammar detects itself
+    /// (a stretch of text it skips) rather than one chumsky reports.
+    pub fn unexpected(span: SimpleSpan, found: &Token<'_>, what: Expect) -> Self {
+        ParseError { span, found: Some(token_bit(found)), expected: 0, labels: 1 << (what as u8), custom: None }
+    }
+
     /// An error that already knows its code and wording.
     pub fn custom(diag: Diagnostic) -> Self {
         ParseError {
@@ -128,10 +138,7 @@ const KEYWORDS: usize = 79;
 fn token_bit(t: &Token<'_>) -> u8 {
     let k = KEYWORDS as u8;
     match t {
-        Token::Kw(kw) => Keyword::ALL
-            .iter()
-            .position(|x| x == kw)
-            .map_or(127, |p| p as u8),
+        Token::Kw(kw) => Keyword::ALL.iter().position(|x| x == kw).map_or(127, |p| p as u8),
         Token::Excluded(_) => k,
         Token::Ident(_) => k + 1,
         Token::Str(_) => k + 2,
@@ -165,6 +172,9 @@ const EOI_BIT: u8 = 126;
 fn bit_name(bit: u8) -> Option<&'static str> {
     let k = KEYWORDS as u8;
     Some(match bit {
+        // DEFINE only starts DEFINE TEMPLATE, CAL only the version prefix.
+        b if b < k && Keyword::ALL[b as usize] == Keyword::Define => "DEFINE TEMPLATE",
+        b if b < k && Keyword::ALL[b as usize] == Keyword::Cal => "a version prefix (CAL/1)",
         b if b < k => Keyword::ALL[b as usize].as_str(),
         b if b == k + 1 => "a name",
         b if b == k + 2 => "a string literal",
@@ -211,13 +221,7 @@ where
                 _ => {}
             }
         }
-        ParseError {
-            span,
-            found: found.map(|t| token_bit(&t)),
-            expected: bits,
-            labels: 0,
-            custom: None,
-        }
+        ParseError { span, found: found.map(|t| token_bit(&t)), expected: bits, labels: 0, custom: None }
     }
 }
 
@@ -230,16 +234,8 @@ where
         found: Option<MaybeRef<'t, Token<'s>>>,
         span: SimpleSpan,
     ) -> Self {
-        let labels = expected
-            .into_iter()
-            .fold(0u32, |acc, l| acc | 1 << (l as u8));
-        ParseError {
-            span,
-            found: found.map(|t| token_bit(&t)),
-            expected: 0,
-            labels,
-            custom: None,
-        }
+        let labels = expected.into_iter().fold(0u32, |acc, l| acc | 1 << (l as u8));
+        ParseError { span, found: found.map(|t| token_bit(&t)), expected: 0, labels, custom: None }
     }
 
     fn label_with(&mut self, label: Expect) {
@@ -267,32 +263,50 @@ where
     }
 }
 
-/// Turns a parse error into a diagnostic, or `None` when the offending token
-/// was already reported by the lexer (an invalid or excluded token).
-pub(crate) fn to_diagnostic(
-    err: ParseError,
-    source: &str,
-    tokens: &[(Token<'_>, Span)],
-) -> Option<Diagnostic> {
+/// Turns a parse error into a diagnostic, or `None` when it is a consequence of a
+/// problem the lexer has already reported: the offending token is invalid or excluded, or
+/// the input ended early because an invalid token (an unterminated string or template
+/// section) ran to the end of the text.
+pub(crate) fn to_diagnostic(err: ParseError, source: &str, tokens: &[(Token<'_>, Span)]) -> Option<Diagnostic> {
     if let Some(d) = err.custom {
         return Some(*d);
     }
-    let span = Span::new(err.span.start, err.span.end);
-    let found_token = tokens
-        .iter()
-        .find(|(_, s)| s.start == span.start)
-        .map(|(t, _)| *t);
+    let mut span = Span::new(err.span.start, err.span.end);
+    let at = tokens.iter().position(|(_, s)| s.start == span.start);
+    let found_token = at.map(|i| tokens[i].0);
     if matches!(found_token, Some(Token::Error | Token::Excluded(_))) {
         return None;
     }
+    if err.found.is_none() && matches!(tokens.last(), Some((Token::Error, _))) {
+        return None;
+    }
+    // Recovery can leave an error with an empty span in front of the token it found.
+    if let (Some(i), true) = (at, span.is_empty()) {
+        span = tokens[i].1;
+    }
+    let prev = tokens.iter().rev().find(|(_, s)| s.end <= span.start).copied();
+    let mut labels = err.labels;
+    let mut bits = err.expected;
+    let has_label = |l: Expect| labels & (1 << (l as u8)) != 0;
+    // `:` is only worth naming when nothing else fits: elsewhere it is the middle of a
+    // domain field (`hc:patient_id`) or of a label, which no one forgets to finish.
+    let colon = 1u128 << token_bit(&Token::Colon);
+    if bits != colon || labels != 0 {
+        bits &= !colon;
+    }
+    // Where a statement is expected, the `;` on offer is an empty query: not a suggestion.
+    if has_label(Expect::Statement) {
+        bits &= !(1u128 << token_bit(&Token::Semicolon));
+    }
+    // Only HISTORY says what its condition must be; RECALL takes any field.
+    if has_label(Expect::HistoryCondition) {
+        labels &= !(1 << (Expect::Condition as u8));
+    }
     let found_text = source.get(span.range()).unwrap_or("");
-    let mut expected: Vec<String> = Expect::ALL
-        .iter()
-        .filter(|l| err.labels & (1 << (**l as u8)) != 0)
-        .map(|l| l.describe().to_string())
-        .collect();
+    let mut expected: Vec<String> =
+        Expect::ALL.iter().filter(|l| labels & (1 << (**l as u8)) != 0).map(|l| l.describe().to_string()).collect();
     for bit in 0..128u8 {
-        if err.expected & (1u128 << bit) != 0 {
+        if bits & (1u128 << bit) != 0 {
             if let Some(name) = bit_name(bit) {
                 if !expected.iter().any(|e| e == name) {
                     expected.push(name.to_string());
@@ -313,8 +327,18 @@ pub(crate) fn to_diagnostic(
         format!("Unexpected {found_desc}; expected {}.", join_or(&expected))
     };
     let mut d = Diagnostic::new(Code::E002, span, message).with_expected(expected);
-    d = add_hint(d, err.expected, found_token, found_text);
+    let context = Context { expected: bits, labels, found: found_token, text: found_text, prev };
+    d = add_hint(d, &context, source);
     Some(d)
+}
+
+/// What an error found and what was expected there, for [`add_hint`].
+struct Context<'a, 's> {
+    expected: u128,
+    labels: u32,
+    found: Option<Token<'s>>,
+    text: &'a str,
+    prev: Option<(Token<'s>, Span)>,
 }
 
 fn join_or(items: &[String]) -> String {
@@ -326,10 +350,90 @@ fn join_or(items: &[String]) -> String {
     }
 }
 
+/// Keywords that can start a clause of RECALL or ASSEMBLE.
+const CLAUSE_KEYWORDS: &[Keyword] = &[
+    Keyword::Where,
+    Keyword::With,
+    Keyword::About,
+    Keyword::Like,
+    Keyword::Since,
+    Keyword::Between,
+    Keyword::Thread,
+    Keyword::Recent,
+    Keyword::Contradictions,
+    Keyword::As,
+    Keyword::In,
+    Keyword::For,
+    Keyword::From,
+    Keyword::Budget,
+    Keyword::Priority,
+    Keyword::Format,
+    Keyword::Stream,
+];
+
+/// Keywords that start a statement.
+const STATEMENT_KEYWORDS: &[Keyword] = &[
+    Keyword::Recall,
+    Keyword::Assemble,
+    Keyword::Exists,
+    Keyword::History,
+    Keyword::Explain,
+    Keyword::Describe,
+    Keyword::Batch,
+    Keyword::Coalesce,
+    Keyword::Add,
+    Keyword::Supersede,
+    Keyword::Revert,
+    Keyword::Define,
+];
+
+/// Keywords that start a pipeline stage.
+const STAGE_KEYWORDS: &[Keyword] = &[
+    Keyword::Select,
+    Keyword::Order,
+    Keyword::Limit,
+    Keyword::Offset,
+    Keyword::Count,
+    Keyword::First,
+    Keyword::Subjects,
+    Keyword::Objects,
+    Keyword::Hashes,
+    Keyword::Group,
+    Keyword::Project,
+];
+
 /// Targeted advice for the mistakes people (and LLMs) actually make.
-fn add_hint(d: Diagnostic, expected: u128, found: Option<Token<'_>>, text: &str) -> Diagnostic {
-    let expects_kw = |k: Keyword| expected & (1u128 << token_bit(&Token::Kw(k))) != 0;
-    match found {
+fn add_hint(d: Diagnostic, cx: &Context<'_, '_>, source: &str) -> Diagnostic {
+    let has_label = |l: Expect| cx.labels & (1 << (l as u8)) != 0;
+    let expects = |t: Token<'_>| cx.expected & (1u128 << token_bit(&t)) != 0;
+    let expects_kw = |k: Keyword| {
+        expects(Token::Kw(k))
+            || (has_label(Expect::Clause) && CLAUSE_KEYWORDS.contains(&k))
+            || (has_label(Expect::Statement) && STATEMENT_KEYWORDS.contains(&k))
+            || (has_label(Expect::Stage) && STAGE_KEYWORDS.contains(&k))
+    };
+    let ends_query = expects(Token::Semicolon) || cx.expected & (1u128 << EOI_BIT) != 0;
+    let prev = cx.prev.map(|(t, _)| t);
+    // `==`, `=>`, `=<`: the second character is the unexpected token, right after `=`.
+    if let (Some((Token::Eq, eq)), Some(op)) = (cx.prev, cx.found) {
+        let fix = match op {
+            Token::Eq => Some("="),
+            Token::Gt => Some(">="),
+            Token::Lt => Some("<="),
+            _ => None,
+        };
+        if let Some(fix) = fix.filter(|_| eq.end == d.span.start) {
+            let written = &source[eq.start as usize..d.span.end as usize];
+            let mut d = d.with_suggestion(format!("Did you mean `{fix}`?")).with_replacement(fix);
+            d.message = format!("`{written}` is not an operator.");
+            d.span = eq.cover(d.span);
+            return d;
+        }
+    }
+    match cx.found {
+        Some(_) if has_label(Expect::HistoryCondition) => d
+            .with_suggestion("HISTORY by triple names the subject and the relation, and nothing else.")
+            .with_example("HISTORY WHERE subject = \"alice\" AND relation = \"prefers\""),
         Some(Token::Kw(Keyword::Or)) => d
             .with_suggestion("CAL combines conditions with AND only; use UNION of two RECALLs for alternatives, or `field IN (a, b)`.")
             .with_example("(RECALL WHERE subject = \"alice\") UNION (RECALL WHERE subject = \"bob\")"),
@@ -337,31 +441,53 @@ fn add_hint(d: Diagnostic, expected: u128, found: Option<Token<'_>>, text: &str)
         Some(Token::Kw(Keyword::Null)) => {
             d.with_suggestion("CAL has no NULL tests: a missing field simply does not match (§5.4).")
         }
-        Some(Token::Kw(
-            Keyword::Recall
-            | Keyword::Assemble
-            | Keyword::Exists
-            | Keyword::History
-            | Keyword::Describe
-            | Keyword::Batch
-            | Keyword::Coalesce
-            | Keyword::Explain
-            | Keyword::Add
-            | Keyword::Supersede
-            | Keyword::Revert,
-        )) if expected & (1u128 << token_bit(&Token::Semicolon)) != 0 => d
-            .with_suggestion("Separate queries in a document with `;`.")
-            .with_replacement(format!("; {text}")),
+        Some(Token::Kw(Keyword::Union | Keyword::Intersect | Keyword::Except)) => d
+            .with_suggestion("The operands of a set operation are statements in parentheses.")
+            .with_example("(RECALL beliefs ABOUT \"alice\") UNION (RECALL goals ABOUT \"alice\")"),
+        Some(Token::Kw(k)) if STATEMENT_KEYWORDS.contains(&k) && ends_query => {
+            if expects(Token::Semicolon) && cx.expected & (1u128 << EOI_BIT) == 0 {
+                d.with_suggestion("A LET binding ends with `;`.")
+                    .with_replacement(format!("; {}", cx.text))
+            } else {
+                d.with_suggestion("Separate queries in a document with `;`.")
+                    .with_replacement(format!("; {}", cx.text))
+            }
+        }
+        Some(Token::Ident(word)) if has_label(Expect::Clause) && GrainType::from_plural(word).is_some() => d
+            .with_suggestion("The grain type comes right after RECALL (or RECALL MY), before the clauses."),
         Some(Token::Ident(word)) => {
             let candidates = Keyword::ALL.iter().filter(|k| expects_kw(**k)).map(|k| k.as_str());
-            match suggest::did_you_mean(word, candidates) {
+            match suggest::did_you_mean(&word.to_ascii_uppercase(), candidates) {
                 Some(kw) => d.with_suggestion(format!("Did you mean `{kw}`?")).with_replacement(kw),
+                None if cx.expected == 1u128 << token_bit(&Token::Colon) && cx.labels == 0 => d
+                    .with_suggestion("A label is followed by `:`, as in `prefs: RECALL beliefs`."),
                 None => d,
             }
         }
+        Some(Token::Comma) if expects(Token::Kw(Keyword::And)) => d
+            .with_suggestion("Combine conditions with AND.")
+            .with_replacement("AND"),
+        Some(Token::Comma) if expects(Token::Gt) => d
+            .with_suggestion("PRIORITY lists labels separated by `>`, highest priority first.")
+            .with_replacement(" >"),
+        Some(Token::Comma) if matches!(prev, Some(Token::Ident(w)) if GrainType::from_plural(w).is_some()) => d
+            .with_suggestion("A RECALL reads one grain type; combine several with UNION.")
+            .with_example("(RECALL beliefs ABOUT \"alice\") UNION (RECALL goals ABOUT \"alice\")"),
+        Some(_) if prev == Some(Token::Kw(Keyword::In)) && expects(Token::LParen) => d
+            .with_suggestion("IN takes a list in parentheses, as in `subject IN (\"alice\", \"bob\")`.")
+            .with_replacement(format!("({})", cx.text)),
+        Some(Token::Kw(Keyword::And)) if has_label(Expect::Clause) => d
+            .with_suggestion("AND joins two conditions of a WHERE clause: write a condition after it, or remove it."),
+        Some(Token::RParen) if prev == Some(Token::LParen) && has_label(Expect::Value) => {
+            d.with_suggestion("The list is empty: IN needs at least one value.")
+        }
+        Some(Token::Kw(k)) if cx.expected == 1u128 << token_bit(&Token::Kw(Keyword::Recall)) && cx.labels == 0 => d
+            .with_suggestion(format!("Only a RECALL can stand here, not {}: COALESCE branches and LET bindings are RECALLs.", k.as_str())),
         Some(Token::Eq) if expects_kw(Keyword::Is) => {
             d.with_suggestion("Use `=` with a value, or `IS` with a relation category such as PREFERENCE.")
         }
+        Some(_) if cx.expected == 1u128 << token_bit(&Token::Colon) && cx.labels == 0 => d
+            .with_suggestion("A label is followed by `:`, as in `prefs: RECALL beliefs`."),
         _ => d,
     }
 }

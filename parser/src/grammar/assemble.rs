@@ -19,11 +19,28 @@ enum Clause {
     Format(FormatSpec),
     Stream(Stream),
     With(WithClause),
+    /// Text that is no clause, already reported.
+    Junk(Span),
+}
+
+/// Keywords that start an ASSEMBLE clause.
+fn starts_assemble_clause(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::For
+            | Keyword::From
+            | Keyword::Budget
+            | Keyword::Priority
+            | Keyword::Format
+            | Keyword::Stream
+            | Keyword::With
+    )
 }
 
 impl Clause {
     fn name_and_span(&self) -> (&'static str, Span) {
         match self {
+            Clause::Junk(s) => ("", *s),
             Clause::For(s) => ("FOR", s.span),
             Clause::From(_, s) => ("FROM", *s),
             Clause::Budget(b) => ("BUDGET", b.span),
@@ -42,71 +59,47 @@ pub(crate) fn assemble<'t, 's: 't, I>(
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    let source_body = choice((
-        recall.clone().map(SourceBody::Recall),
-        param().map(|(name, s)| SourceBody::LetRef(Ident { name, span: sp(s) })),
-    ))
-    .delimited_by(punct(Token::LParen), punct(Token::RParen))
-    .recover_with(via_parser(nested_delimiters(
-        Token::LParen,
-        Token::RParen,
-        [
-            (Token::LBracket, Token::RBracket),
-            (Token::LBrace, Token::RBrace),
-        ],
-        |s| {
-            SourceBody::Recall(Recall {
-                span: sp(s),
-                ..Recall::default()
-            })
-        },
-    )));
+    let source_body = parenthesized(
+        choice((
+            recall.clone().map(SourceBody::Recall),
+            param().map(|(name, s)| SourceBody::LetRef(Ident { name, span: sp(s) })),
+        )),
+        |s| SourceBody::Recall(Recall { span: sp(s), ..Recall::default() }),
+    );
     let bare_let = param().map(|(name, s)| SourceBody::LetRef(Ident { name, span: sp(s) }));
     let source = label()
         .then_ignore(punct(Token::Colon))
         .or_not()
         .then(choice((source_body, bare_let)))
-        .map_with(|(label, body), e| Source {
-            label,
-            body,
-            span: sp(e.span()),
-        })
+        .map_with(|(label, body), e| Source { label, body, span: sp(e.span()) })
         .labelled(Expect::Source);
 
-    let unit = ident().try_map(|(w, span), _| {
-        BudgetUnit::from_word(w)
-            .ok_or_else(|| unknown_word("budget unit", w, span, &["tokens", "grains"]))
+    let unit = ident().labelled(Expect::BudgetUnit).validate(|(w, span), _, emitter| {
+        BudgetUnit::from_word(w).unwrap_or_else(|| {
+            emitter.emit(unknown_word(
+                "budget unit",
+                w,
+                span,
+                &["tokens", "grains"],
+                Some("A budget is counted in `tokens` or in `grains`."),
+            ));
+            BudgetUnit::Tokens
+        })
     });
-    let budget = kw(Keyword::Budget)
-        .ignore_then(int_lit())
-        .then(unit)
-        .map_with(|(amount, unit), e| Budget {
-            amount,
-            unit,
-            span: sp(e.span()),
-        });
+    let budget = kw(Keyword::Budget).ignore_then(int_lit()).then(unit).map_with(|(amount, unit), e| Budget {
+        amount,
+        unit,
+        span: sp(e.span()),
+    });
 
     let priority = kw(Keyword::Priority)
-        .ignore_then(
-            label()
-                .separated_by(punct(Token::Gt))
-                .at_least(1)
-                .collect::<Vec<_>>(),
-        )
-        .map_with(|labels, e| Priority {
-            labels,
-            span: sp(e.span()),
-        });
+        .ignore_then(label().separated_by(punct(Token::Gt)).at_least(1).collect::<Vec<_>>())
+        .map_with(|labels, e| Priority { labels, span: sp(e.span()) });
 
     let clause = choice((
         kw(Keyword::For).ignore_then(string_lit()).map(Clause::For),
         kw(Keyword::From)
-            .ignore_then(
-                source
-                    .separated_by(punct(Token::Comma))
-                    .at_least(1)
-                    .collect::<Vec<_>>(),
-            )
+            .ignore_then(source.separated_by(punct(Token::Comma)).at_least(1).collect::<Vec<_>>())
             .map_with(|s, e| Clause::From(s, sp(e.span()))),
         budget.map(Clause::Budget),
         priority.map(Clause::Priority),
@@ -114,12 +107,13 @@ where
         stream().map(Clause::Stream),
         with_clause().map(Clause::With),
     ))
-    .labelled(Expect::Clause);
+    .labelled(Expect::Clause)
+    .or(junk(starts_assemble_clause, Expect::Clause).map(Clause::Junk));
 
     kw(Keyword::Assemble)
-        .ignore_then(user_name().or_not())
+        .then(user_name("context").or_not())
         .then(clause.repeated().collect::<Vec<_>>())
-        .validate(|(name, clauses), e, emitter| {
+        .validate(|((keyword, name), clauses), e, emitter| {
             let mut a = Assemble {
                 name,
                 intent: None,
@@ -135,6 +129,9 @@ where
             let mut has_from = false;
             for c in clauses {
                 let (what, span) = c.name_and_span();
+                if let Clause::Junk(_) = c {
+                    continue;
+                }
                 if let Some((_, first)) = seen.iter().find(|(w, _)| *w == what) {
                     emitter.emit(ParseError::custom(
                         Diagnostic::new(Code::E002, span, format!("{what} appears twice in this ASSEMBLE."))
@@ -155,13 +152,14 @@ where
                     Clause::Format(f) => a.format = Some(f),
                     Clause::Stream(s) => a.stream = Some(s),
                     Clause::With(w) => a.with = Some(w),
+                    Clause::Junk(_) => {}
                 }
             }
             if !has_from {
-                let at = a.span.end as usize;
                 emitter.emit(ParseError::custom(
-                    Diagnostic::new(Code::E002, Span::empty(at), "ASSEMBLE needs a FROM clause with at least one source.")
+                    Diagnostic::new(Code::E002, sp(keyword), "ASSEMBLE needs a FROM clause with at least one source.")
                         .with_expected(vec!["FROM".into()])
+                        .with_suggestion("Add `FROM label: (RECALL …), …` with the sources to assemble.")
                         .with_example("ASSEMBLE ctx FOR \"intent\" FROM beliefs: (RECALL beliefs ABOUT \"alice\") BUDGET 2000 tokens"),
                 ));
             }
@@ -178,22 +176,12 @@ where
     kw(Keyword::Format)
         .ignore_then(choice((
             kw(Keyword::Template).ignore_then(choice((
-                template_body()
-                    .delimited_by(punct(Token::LBrace), punct(Token::RBrace))
-                    .map(FormatKind::Inline),
-                ident().map(|(n, s)| {
-                    FormatKind::Template(Ident {
-                        name: n.to_string(),
-                        span: sp(s),
-                    })
-                }),
+                template_body().delimited_by(punct(Token::LBrace), punct(Token::RBrace)).map(FormatKind::Inline),
+                ident().map(|(n, s)| FormatKind::Template(Ident { name: n.to_string(), span: sp(s) })),
             ))),
             format_name().map(|f| FormatKind::Named(f.format)),
         )))
-        .map_with(|kind, e| FormatSpec {
-            kind,
-            span: sp(e.span()),
-        })
+        .map_with(|kind, e| FormatSpec { kind, span: sp(e.span()) })
 }
 
 /// `STREAM` or `STREAM { option, … }`.
@@ -201,57 +189,37 @@ fn stream<'t, 's: 't, I>() -> impl Parser<'t, I, Stream, Extra> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    let chunk_size = word("chunk_size")
-        .ignore_then(punct(Token::Eq))
-        .ignore_then(int_lit())
-        .map(StreamOptionKind::ChunkSize);
+    let chunk_size =
+        word("chunk_size").ignore_then(punct(Token::Eq)).ignore_then(int_lit()).map(StreamOptionKind::ChunkSize);
     let events = select! {
-        Token::Ident(w) = e => (w, e.span()),
+        Token::Ident(w) if StreamEvents::from_word(w).is_some() => w,
         // `budget` is also the BUDGET keyword.
-        Token::Kw(Keyword::Budget) = e => ("budget", e.span()),
+        Token::Kw(Keyword::Budget) => "budget",
     }
-    .validate(|(w, span), _, emitter| match StreamEvents::from_word(w) {
-        Some(ev) => StreamOptionKind::Events(ev),
-        None => {
+    .map(|w| StreamOptionKind::Events(StreamEvents::from_word(w).unwrap_or(StreamEvents::All)));
+    // Any other word, with its value if one is written (`chunksize = 200`), is reported once.
+    let unknown = select! { Token::Ident(w) = e => (w, e.span()) }
+        .then_ignore(punct(Token::Eq).ignore_then(value()).or_not())
+        .validate(|(w, span), _, emitter| {
             let valid = ["progress", "budget", "chunks", "all", "chunk_size"];
-            let mut d = Diagnostic::new(
-                Code::E077,
-                sp(span),
-                format!("Unknown stream option `{w}`."),
-            )
-            .with_valid_values(valid);
+            let mut d =
+                Diagnostic::new(Code::E077, sp(span), format!("Unknown stream option `{w}`.")).with_valid_values(valid);
             if let Some(f) = cal_grammar::suggest::did_you_mean(w, valid) {
-                d = d
-                    .with_suggestion(format!("Did you mean `{f}`?"))
-                    .with_replacement(f);
+                d = d.with_suggestion(format!("Did you mean `{f}`?")).with_replacement(f);
             } else {
-                d = d.with_suggestion(
-                    "Stream options are progress, budget, chunks, all and chunk_size = N.",
-                );
+                d = d.with_suggestion("Stream options are progress, budget, chunks, all and chunk_size = N.");
             }
             emitter.emit(ParseError::custom(d));
             StreamOptionKind::Events(StreamEvents::All)
-        }
-    });
-    let option = choice((chunk_size, events))
-        .map_with(|kind, e| StreamOption {
-            kind,
-            span: sp(e.span()),
-        })
+        });
+    let option = choice((chunk_size, events, unknown))
+        .map_with(|kind, e| StreamOption { kind, span: sp(e.span()) })
         .labelled(Expect::StreamOption);
     kw(Keyword::Stream)
         .ignore_then(
-            option
-                .separated_by(punct(Token::Comma))
-                .at_least(1)
-                .collect::<Vec<_>>()
-                .delimited_by(punct(Token::LBrace), punct(Token::RBrace))
-                .or_not(),
+            braced(option.separated_by(punct(Token::Comma)).at_least(1).collect::<Vec<_>>(), |_| Vec::new()).or_not(),
         )
-        .map_with(|options, e| Stream {
-            options: options.unwrap_or_default(),
-            span: sp(e.span()),
-        })
+        .map_with(|options, e| Stream { options: options.unwrap_or_default(), span: sp(e.span()) })
 }
 
 /// One or more template sections; the lexer has captured each body as raw text.
@@ -270,17 +238,9 @@ where
     .labelled(Expect::TemplateSection);
     let text = select! { Token::TemplateText(t) = e => (t.to_string(), sp(e.span())) };
     kind.then(text.delimited_by(punct(Token::LBrace), punct(Token::RBrace)))
-        .map_with(|(kind, (text, text_span)), e| TemplateSection {
-            kind,
-            text,
-            text_span,
-            span: sp(e.span()),
-        })
+        .map_with(|(kind, (text, text_span)), e| TemplateSection { kind, text, text_span, span: sp(e.span()) })
         .repeated()
         .at_least(1)
         .collect::<Vec<_>>()
-        .map_with(|sections, e| TemplateBody {
-            sections,
-            span: sp(e.span()),
-        })
+        .map_with(|sections, e| TemplateBody { sections, span: sp(e.span()) })
 }

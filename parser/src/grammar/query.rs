@@ -19,18 +19,7 @@ where
 {
     recursive(|stmt| {
         let recall = recall();
-        let operand = stmt
-            .clone()
-            .delimited_by(punct(Token::LParen), punct(Token::RParen))
-            .recover_with(via_parser(nested_delimiters(
-                Token::LParen,
-                Token::RParen,
-                [
-                    (Token::LBracket, Token::RBracket),
-                    (Token::LBrace, Token::RBrace),
-                ],
-                |_| None,
-            )));
+        let operand = parenthesized(stmt.clone(), |_| None);
         let set_op = select! {
             Token::Kw(Keyword::Union) => SetOperator::Union,
             Token::Kw(Keyword::Intersect) => SetOperator::Intersect,
@@ -50,32 +39,28 @@ where
                 _ => None,
             },
         );
-        let explain = kw(Keyword::Explain).ignore_then(stmt.clone()).validate(
-            |inner: Option<Statement>, e, emitter| {
+        let explain =
+            kw(Keyword::Explain).ignore_then(stmt.clone()).validate(|inner: Option<Statement>, e, emitter| {
                 if let Some(Statement::Explain(x)) = &inner {
                     emitter.emit(ParseError::custom(
                         Diagnostic::new(Code::E002, x.span, "EXPLAIN cannot explain an EXPLAIN.")
                             .with_suggestion("Remove the inner EXPLAIN."),
                     ));
                 }
-                inner.map(|s| {
-                    Statement::Explain(Explain {
-                        statement: Box::new(s),
-                        span: sp(e.span()),
-                    })
-                })
-            },
-        );
-        let batch_entry = label()
-            .then_ignore(punct(Token::Colon))
-            .then(stmt.clone())
-            .map_with(|(label, statement), e| {
-                statement.map(|statement| BatchEntry {
-                    label,
-                    statement,
-                    span: sp(e.span()),
-                })
+                inner.map(|s| Statement::Explain(Explain { statement: Box::new(s), span: sp(e.span()) }))
             });
+        let batch_entry =
+            label().then_ignore(punct(Token::Colon)).then(stmt.clone()).map_with(|(label, statement), e| {
+                statement.map(|statement| BatchEntry { label, statement, span: sp(e.span()) })
+            });
+        // An entry ends at `,` or `}`. A broken entry is reported and skipped to there (keeping
+        // what parsed), so that the other entries are still read.
+        let entry_end = choice((punct(Token::Comma), punct(Token::RBrace))).ignored().rewind();
+        let batch_entry = batch_entry
+            .clone()
+            .then_ignore(entry_end.clone())
+            .recover_with(via_parser(batch_entry.then_ignore(skip_balanced_until(entry_end.clone()))))
+            .recover_with(via_parser(skip_balanced_until(entry_end).to(None)));
         let batch = kw(Keyword::Batch)
             .ignore_then(
                 batch_entry
@@ -86,10 +71,7 @@ where
                     .delimited_by(punct(Token::LBrace), punct(Token::RBrace)),
             )
             .map_with(|entries, e| {
-                Statement::Batch(Batch {
-                    entries: entries.into_iter().flatten().collect(),
-                    span: sp(e.span()),
-                })
+                Statement::Batch(Batch { entries: entries.into_iter().flatten().collect(), span: sp(e.span()) })
             });
         choice((
             recall.clone().map(Statement::Recall).map(Some),
@@ -122,8 +104,13 @@ where
         .validate(|((text, num_span), span), _, emitter| {
             let major = text.parse::<u32>().ok();
             if major != Some(1) {
+                let message = if text.starts_with("1.") {
+                    format!("Unsupported CAL version `CAL/{text}`: the prefix names a major version only.")
+                } else {
+                    format!("Unsupported CAL version `CAL/{text}`; this implementation speaks CAL/1.")
+                };
                 emitter.emit(ParseError::custom(
-                    Diagnostic::new(Code::E100, sp(num_span), format!("Unsupported CAL version `CAL/{text}`; this implementation speaks CAL/1."))
+                    Diagnostic::new(Code::E100, sp(num_span), message)
                         .with_suggestion("Write `CAL/1`, or omit the version prefix.")
                         .with_replacement("1")
                         .with_valid_values(["1"]),
@@ -131,19 +118,16 @@ where
             }
             Version { major: major.unwrap_or(0), span: sp(span) }
         });
-    let let_binding = kw(Keyword::Let)
-        .ignore_then(param())
-        .then_ignore(punct(Token::Eq))
-        .then(recall())
-        .then_ignore(punct(Token::Semicolon))
-        .map_with(|((name, name_span), recall), e| LetBinding {
-            name: Ident {
-                name,
-                span: sp(name_span),
-            },
+    let binding = kw(Keyword::Let).ignore_then(param()).then_ignore(punct(Token::Eq)).then(recall());
+    // A binding whose `;` is missing is reported there and kept, so the statement after it
+    // is still parsed.
+    let let_binding = binding.clone().then_ignore(punct(Token::Semicolon)).recover_with(via_parser(binding)).map_with(
+        |((name, name_span), recall), e| LetBinding {
+            name: Ident { name, span: sp(name_span) },
             recall,
             span: sp(e.span()),
-        });
+        },
+    );
     let body = choice((
         define_template().map(|d| Some(QueryBody::DefineTemplate(d))),
         statement().map(|s| s.map(QueryBody::Statement)),
@@ -152,17 +136,11 @@ where
         .or_not()
         .then(let_binding.repeated().collect::<Vec<_>>())
         .then(body)
-        .map_with(|((version, lets), body), e| {
-            body.map(|body| Query {
-                version,
-                lets,
-                body,
-                span: sp(e.span()),
-            })
-        })
+        .map_with(|((version, lets), body), e| body.map(|body| Query { version, lets, body, span: sp(e.span()) }))
 }
 
-/// A single query, nothing after it but an optional `;`.
+/// A single query, nothing after it but an optional `;`. Text after the query is
+/// reported and the query kept, so that an editor still has its tree.
 pub(crate) fn single_query<'t, 's: 't, I>() -> impl Parser<'t, I, Option<Query>, Extra>
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
@@ -170,24 +148,37 @@ where
     query()
         .then_ignore(punct(Token::Semicolon).or_not())
         .then_ignore(end())
+        .recover_with(via_parser(query().then_ignore(any().repeated())))
 }
 
-/// A `.cal` document: queries separated by `;`. A query that fails to parse is
-/// skipped up to the next `;` so that the ones after it are still parsed.
+/// A `.cal` document: queries separated by `;`, the last `;` optional.
+///
+/// A query ends at `;` or at the end of the text. Text after a query that is not `;` is
+/// reported and skipped to the next `;`, keeping the query; a query that does not parse is
+/// skipped to the next `;`; either way the queries after it are still parsed. A `;` with no
+/// query before it is an empty query (CAL-E014).
 pub(crate) fn document<'t, 's: 't, I>() -> impl Parser<'t, I, Vec<Query>, Extra>
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    let skip_to_semicolon = any()
-        .and_is(punct(Token::Semicolon).not())
+    let semicolon = || punct(Token::Semicolon);
+    let query_end = semicolon().ignored().or(end()).rewind();
+    let skip_to_semicolon = || any().and_is(semicolon().not()).repeated().at_least(1);
+    let terminated = query()
+        .then_ignore(query_end)
+        .recover_with(via_parser(query().then_ignore(skip_to_semicolon())))
+        .recover_with(via_parser(skip_to_semicolon().to(None)))
+        .then_ignore(semicolon().or_not());
+    let empty = semicolon().validate(|s, _, emitter| {
+        emitter.emit(ParseError::custom(
+            Diagnostic::new(Code::E014, sp(s), "Empty query: nothing before this `;`.")
+                .with_suggestion("Remove the extra `;`, or write a statement before it.")
+                .with_replacement(""),
+        ));
+        None
+    });
+    choice((empty, terminated))
         .repeated()
-        .at_least(1)
-        .to(None);
-    query()
-        .recover_with(via_parser(skip_to_semicolon))
-        .separated_by(punct(Token::Semicolon).repeated().at_least(1))
-        .allow_leading()
-        .allow_trailing()
         .collect::<Vec<_>>()
         .then_ignore(end())
         .map(|qs| qs.into_iter().flatten().collect())

@@ -14,12 +14,7 @@ pub(crate) fn exists<'t, 's: 't, I>() -> impl Parser<'t, I, Exists, Extra> + Clo
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    kw(Keyword::Exists)
-        .ignore_then(target())
-        .map_with(|target, e| Exists {
-            target,
-            span: sp(e.span()),
-        })
+    kw(Keyword::Exists).ignore_then(target()).map_with(|target, e| Exists { target, span: sp(e.span()) })
 }
 
 /// `HISTORY target [DIFF target]` or `HISTORY [IN …] WHERE subject = v AND relation = v [AS OF "…"]`.
@@ -30,53 +25,25 @@ where
     let by_hash = target()
         .then(kw(Keyword::Diff).ignore_then(target()).or_not())
         .map(|(target, diff)| HistoryKind::Hash { target, diff });
-    let eq_cond = |f: &'static str| {
-        word(f)
-            .ignore_then(punct(Token::Eq))
-            .ignore_then(value())
-            .labelled(Expect::Condition)
-    };
+    let eq_cond =
+        |f: &'static str| word(f).ignore_then(punct(Token::Eq)).ignore_then(value()).labelled(Expect::HistoryCondition);
     let pair = choice((
-        eq_cond("subject")
-            .then_ignore(kw(Keyword::And))
-            .then(eq_cond("relation")),
-        eq_cond("relation")
-            .then_ignore(kw(Keyword::And))
-            .then(eq_cond("subject"))
-            .map(|(r, s)| (s, r)),
+        eq_cond("subject").then_ignore(kw(Keyword::And)).then(eq_cond("relation")),
+        eq_cond("relation").then_ignore(kw(Keyword::And)).then(eq_cond("subject")).map(|(r, s)| (s, r)),
     ));
     let scope = kw(Keyword::In)
         .ignore_then(kw(Keyword::Scope).or_not())
         .then(string_lit())
-        .map_with(|(is_scope, value), e| InScope {
-            is_scope: is_scope.is_some(),
-            value,
-            span: sp(e.span()),
-        });
+        .map_with(|(is_scope, value), e| InScope { is_scope: is_scope.is_some(), value, span: sp(e.span()) });
     let by_triple = scope
         .or_not()
         .then_ignore(kw(Keyword::Where))
         .then(pair)
-        .then(
-            kw(Keyword::As)
-                .ignore_then(kw(Keyword::Of))
-                .ignore_then(string_lit())
-                .or_not(),
-        )
-        .map(
-            |((scope, (subject, relation)), as_of)| HistoryKind::Triple {
-                scope,
-                subject,
-                relation,
-                as_of,
-            },
-        );
+        .then(kw(Keyword::As).ignore_then(kw(Keyword::Of)).ignore_then(string_lit()).or_not())
+        .map(|((scope, (subject, relation)), as_of)| HistoryKind::Triple { scope, subject, relation, as_of });
     kw(Keyword::History)
         .ignore_then(choice((by_hash, by_triple)))
-        .map_with(|kind, e| History {
-            kind,
-            span: sp(e.span()),
-        })
+        .map_with(|kind, e| History { kind, span: sp(e.span()) })
 }
 
 /// `DESCRIBE target [grain_type]`.
@@ -84,43 +51,29 @@ pub(crate) fn describe<'t, 's: 't, I>() -> impl Parser<'t, I, Describe, Extra> +
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    let target = ident()
-        .labelled(Expect::DescribeTarget)
-        .validate(|(w, span), _, emitter| {
-            let t = DescribeTarget::from_word(w).unwrap_or_else(|| {
-                emitter.emit(unknown_word(
-                    "DESCRIBE target",
-                    w,
-                    span,
-                    &DescribeTarget::words().collect::<Vec<_>>(),
-                ));
-                DescribeTarget::Capabilities
-            });
-            (t, sp(span))
+    let target = ident().labelled(Expect::DescribeTarget).validate(|(w, span), _, emitter| {
+        let t = DescribeTarget::from_word(w).unwrap_or_else(|| {
+            emitter.emit(unknown_word("DESCRIBE target", w, span, &DescribeTarget::words().collect::<Vec<_>>(), None));
+            DescribeTarget::Capabilities
         });
-    kw(Keyword::Describe)
-        .ignore_then(target)
-        .then(grain_type_singular().or_not().map(Option::flatten))
-        .validate(|((target, target_span), grain_type), e, emitter| {
+        (t, sp(span))
+    });
+    kw(Keyword::Describe).ignore_then(target).then(grain_type_singular().or_not().map(Option::flatten)).validate(
+        |((target, target_span), grain_type), e, emitter| {
             if let (Some(g), false) = (&grain_type, target == DescribeTarget::Fields) {
                 emitter.emit(ParseError::custom(
                     Diagnostic::new(
                         Code::E002,
                         g.span,
-                        format!(
-                            "Only `DESCRIBE fields` takes a grain type, not `DESCRIBE {target}`."
-                        ),
+                        format!("Only `DESCRIBE fields` takes a grain type, not `DESCRIBE {target}`."),
                     )
+                    .with_suggestion("Remove the grain type, or describe the fields of that type.")
                     .with_example("DESCRIBE fields belief"),
                 ));
             }
-            Describe {
-                target,
-                target_span,
-                grain_type,
-                span: sp(e.span()),
-            }
-        })
+            Describe { target, target_span, grain_type, span: sp(e.span()) }
+        },
+    )
 }
 
 /// `COALESCE(RECALL …, RECALL …, …)`.
@@ -131,17 +84,10 @@ where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
     kw(Keyword::Coalesce)
-        .ignore_then(
-            recall
-                .separated_by(punct(Token::Comma))
-                .at_least(1)
-                .collect::<Vec<_>>()
-                .delimited_by(punct(Token::LParen), punct(Token::RParen)),
-        )
-        .map_with(|branches, e| Coalesce {
-            branches,
-            span: sp(e.span()),
-        })
+        .ignore_then(parenthesized(recall.separated_by(punct(Token::Comma)).at_least(1).collect::<Vec<_>>(), |_| {
+            Vec::new()
+        }))
+        .map_with(|branches, e| Coalesce { branches, span: sp(e.span()) })
 }
 
 fn set_clause<'t, 's: 't, I>() -> impl Parser<'t, I, SetClause, Extra> + Clone
@@ -152,11 +98,7 @@ where
         .ignore_then(field())
         .then_ignore(punct(Token::Eq))
         .then(value())
-        .map_with(|(field, value), e| SetClause {
-            field,
-            value,
-            span: sp(e.span()),
-        })
+        .map_with(|(field, value), e| SetClause { field, value, span: sp(e.span()) })
 }
 
 fn reason<'t, 's: 't, I>() -> impl Parser<'t, I, Option<StringLit>, Extra> + Clone
@@ -176,12 +118,7 @@ where
         .then(set_clause().repeated().collect::<Vec<_>>())
         .then(reason())
         .map_with(|((grain_type, sets), reason), e| {
-            grain_type.map(|grain_type| Add {
-                grain_type,
-                sets,
-                reason,
-                span: sp(e.span()),
-            })
+            grain_type.map(|grain_type| Add { grain_type, sets, reason, span: sp(e.span()) })
         })
 }
 
@@ -194,12 +131,7 @@ where
         .ignore_then(target())
         .then(set_clause().repeated().collect::<Vec<_>>())
         .then(reason())
-        .map_with(|((target, sets), reason), e| Supersede {
-            target,
-            sets,
-            reason,
-            span: sp(e.span()),
-        })
+        .map_with(|((target, sets), reason), e| Supersede { target, sets, reason, span: sp(e.span()) })
 }
 
 /// `REVERT target REASON "…"`.
@@ -207,14 +139,11 @@ pub(crate) fn revert<'t, 's: 't, I>() -> impl Parser<'t, I, Revert, Extra> + Clo
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    kw(Keyword::Revert)
-        .ignore_then(target())
-        .then(reason())
-        .map_with(|(target, reason), e| Revert {
-            target,
-            reason,
-            span: sp(e.span()),
-        })
+    kw(Keyword::Revert).ignore_then(target()).then(reason()).map_with(|(target, reason), e| Revert {
+        target,
+        reason,
+        span: sp(e.span()),
+    })
 }
 
 /// `DEFINE TEMPLATE name [EXTENDS parent] sections…`.
@@ -224,20 +153,10 @@ where
 {
     kw(Keyword::Define)
         .ignore_then(kw(Keyword::Template))
-        .ignore_then(user_name())
+        .ignore_then(user_name("template"))
         .then(
-            kw(Keyword::Extends)
-                .ignore_then(ident().map(|(n, s)| Ident {
-                    name: n.to_string(),
-                    span: sp(s),
-                }))
-                .or_not(),
+            kw(Keyword::Extends).ignore_then(ident().map(|(n, s)| Ident { name: n.to_string(), span: sp(s) })).or_not(),
         )
         .then(template_body())
-        .map_with(|((name, extends), body), e| DefineTemplate {
-            name,
-            extends,
-            body,
-            span: sp(e.span()),
-        })
+        .map_with(|((name, extends), body), e| DefineTemplate { name, extends, body, span: sp(e.span()) })
 }
