@@ -52,9 +52,9 @@ fn save_load_round_trip_preserves_grains_and_index_state() {
             assert_eq!(t.len(), s.len());
             for a in &addrs {
                 let (x, y) = (s.peek(a).unwrap(), t.peek(a).unwrap());
-                assert_eq!(x.blob, y.blob);
-                assert_eq!(x.entry, y.entry);
-                assert_eq!(x.signer, y.signer);
+                assert_eq!(x.blob(), y.blob());
+                assert_eq!(x.entry(), y.entry());
+                assert_eq!(x.signer(), y.signer());
                 assert_eq!(x.index.portable_only(), y.index.portable_only());
                 if include_local {
                     assert_eq!(x.index, y.index);
@@ -150,7 +150,8 @@ proptest! {
             }
         }
         for (a, b) in &written {
-            prop_assert_eq!(&s.peek(a).unwrap().blob[..], &b[..]);
+            let got = s.peek(a).unwrap();
+            prop_assert_eq!(got.blob(), &b[..]);
         }
         let mut current: Vec<ContentAddress> = s.query(&Query::default()).unwrap().results.iter().map(|h| h.address).collect();
         current.sort();
@@ -182,7 +183,7 @@ fn readers_see_exactly_one_current_version_while_a_writer_supersedes() {
                 while !done.load(Ordering::Acquire) {
                     let r = s.query(&q).unwrap();
                     assert_eq!(r.total, 1, "exactly one current version at every instant");
-                    assert_eq!(&s.get(&root).unwrap().blob[..], &first[..]);
+                    assert_eq!(&s.get(&root).unwrap().blob(), &first[..]);
                     reads += 1;
                 }
                 reads

@@ -152,7 +152,7 @@ fn delegated_requires_an_authorized_cose_signature() {
     assert_eq!(code(s.supersede(&a, &next.encode().unwrap().bytes, None)), "ERR_INVALIDATION_DENIED");
     assert_eq!(code(s.supersede(&a, &sign_grain(&next, &key(5), None).unwrap().cose, None)), "ERR_INVALIDATION_DENIED");
     let b = s.supersede(&a, &sign_grain(&next, &key(4), None).unwrap().cose, None).unwrap();
-    assert_eq!(s.get(&b).unwrap().signer, Some(did_of(4)));
+    assert_eq!(s.get(&b).unwrap().signer(), Some(did_of(4).as_str()));
 }
 
 #[test]

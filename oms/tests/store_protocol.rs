@@ -42,15 +42,15 @@ fn put_get_exists_and_idempotence() {
     assert_eq!(s.len(), 1);
     assert!(s.exists(&a));
     let got = s.get(&a).unwrap();
-    assert_eq!(&got.blob[..], &blob[..]);
-    assert_eq!(got.grain.get_str("object"), Some("tea"));
+    assert_eq!(&got.blob()[..], &blob[..]);
+    assert_eq!(got.grain().get_str("object"), Some("tea"));
     assert!(s.get(&ContentAddress::of(b"nope")).is_none());
     assert!(!s.exists(&ContentAddress::of(b"nope")));
     // Reads are counted in the index layer, never in the blob.
     let again = s.get(&a).unwrap();
     assert_eq!(again.index.access_count, Some(2));
     assert_eq!(again.index.last_accessed_at, Some(NOW));
-    assert_eq!(&again.blob[..], &blob[..]);
+    assert_eq!(&again.blob()[..], &blob[..]);
     assert_eq!(s.peek(&a).unwrap().index.access_count, Some(2), "peek does not count");
 }
 
@@ -80,7 +80,7 @@ fn supersede_updates_the_index_layer_only() {
     let a = s.put(&old_blob).unwrap();
     let b = s.supersede(&a, &next_version(&a, "alice", "coffee", 2_000), None).unwrap();
     let old = s.get(&a).unwrap();
-    assert_eq!(&old.blob[..], &old_blob[..], "old blob unchanged");
+    assert_eq!(&old.blob()[..], &old_blob[..], "old blob unchanged");
     assert_eq!(old.index.superseded_by, Some(b));
     assert_eq!(old.index.system_valid_to, Some(NOW));
     assert!(s.get(&b).unwrap().index.superseded_by.is_none());
@@ -130,7 +130,7 @@ fn query_filters_sort_limit_cursor() {
     let page1 = s.query(&q).unwrap();
     assert_eq!(page1.total, 10);
     assert_eq!(page1.results.len(), 4);
-    let times: Vec<i64> = page1.results.iter().map(|h| h.grain.created_at().unwrap()).collect();
+    let times: Vec<i64> = page1.results.iter().map(|h| h.grain().created_at().unwrap()).collect();
     assert_eq!(times, [1_027, 1_024, 1_021, 1_018], "default order: created_at descending");
     assert_eq!(page1.results[0].matched_fields, ["subject"]);
     assert_eq!(page1.results[0].score, 1.0);
@@ -158,7 +158,7 @@ fn query_filters_sort_limit_cursor() {
         ..Query::default()
     };
     let r = s.query(&q2).unwrap();
-    let objects: Vec<&str> = r.results.iter().map(|h| h.grain.get_str("object").unwrap()).collect();
+    let objects: Vec<&str> = r.results.iter().map(|h| h.grain().get_str("object").unwrap()).collect();
     assert_eq!(objects, ["thing25", "thing26", "thing27", "thing28", "thing29"]);
     let json = r.to_json();
     assert_eq!(json["total"], 5);

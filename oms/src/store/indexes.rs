@@ -129,7 +129,7 @@ fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Vec<Id>>, key: &K, id: Id
 
 /// The strings a record is indexed under, per access path.
 fn fields(r: &Record) -> Vec<(Key, &str)> {
-    let g = &r.grain;
+    let g = &r.body.grain;
     let mut out = Vec::with_capacity(8);
     for (k, name) in [
         (Key::Subject, "subject"),
@@ -171,7 +171,7 @@ impl Indexes {
                 add(&mut self.pairs[p as usize], key, id);
             }
         }
-        add(&mut self.grain_type, r.grain.grain_type().byte(), id);
+        add(&mut self.grain_type, r.body.grain.grain_type().byte(), id);
         self.created.insert((r.created_at(), id));
     }
 
@@ -186,7 +186,7 @@ impl Indexes {
                 remove(&mut self.pairs[p as usize], &key, id);
             }
         }
-        remove(&mut self.grain_type, &r.grain.grain_type().byte(), id);
+        remove(&mut self.grain_type, &r.body.grain.grain_type().byte(), id);
         self.created.remove(&(r.created_at(), id));
     }
 

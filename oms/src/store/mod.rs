@@ -27,6 +27,7 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 pub use persist::SaveOptions;
 pub use query::{CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, View};
+pub use record::GrainBody;
 
 use crate::address::ContentAddress;
 use crate::grain::Grain;
@@ -102,16 +103,32 @@ impl std::fmt::Debug for StoreConfig {
 pub struct Stored {
     /// Content address (of the inner blob).
     pub address: ContentAddress,
-    /// The blob, byte for byte as written.
-    pub blob: Arc<[u8]>,
-    /// The stored entry: the COSE_Sign1 envelope for signed grains, else the blob.
-    pub entry: Arc<[u8]>,
-    /// The decoded grain.
-    pub grain: Arc<Grain>,
-    /// The verified signer, for signed grains.
-    pub signer: Option<String>,
+    /// The immutable grain: blob, envelope, decoded fields, signer.
+    pub body: Arc<GrainBody>,
     /// Index-layer state at the time of the read.
     pub index: IndexState,
+}
+
+impl Stored {
+    /// The blob, byte for byte as written.
+    pub fn blob(&self) -> &[u8] {
+        self.body.blob()
+    }
+
+    /// The stored entry: the COSE_Sign1 envelope for signed grains, else the blob.
+    pub fn entry(&self) -> &[u8] {
+        self.body.entry()
+    }
+
+    /// The decoded grain.
+    pub fn grain(&self) -> &Grain {
+        self.body.grain()
+    }
+
+    /// The verified signer, for signed grains.
+    pub fn signer(&self) -> Option<&str> {
+        self.body.signer()
+    }
 }
 
 /// Content addresses are already uniform hashes: their first eight bytes
@@ -222,12 +239,5 @@ impl Store {
 }
 
 fn stored(r: &Record) -> Stored {
-    Stored {
-        address: r.address,
-        blob: r.blob.clone(),
-        entry: r.entry.clone(),
-        grain: r.grain.clone(),
-        signer: r.signer.clone(),
-        index: r.snapshot(),
-    }
+    Stored { address: r.address, body: r.body.clone(), index: r.snapshot() }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
 
-use super::record::Record;
+use super::record::{GrainBody, Record};
 use crate::address::{hex, unhex, ContentAddress};
 use crate::error::{OmsError, Result};
 use crate::grain::Grain;
@@ -121,8 +121,8 @@ pub struct Query {
 pub struct Hit {
     /// Content address.
     pub address: ContentAddress,
-    /// The grain.
-    pub grain: Arc<Grain>,
+    /// The immutable grain: blob, envelope, decoded fields, signer.
+    pub body: Arc<GrainBody>,
     /// Relevance in [0, 1] (1.0 for structured queries).
     pub score: f64,
     /// Fields that contributed to the match.
@@ -142,12 +142,19 @@ pub struct ResultEnvelope {
     pub next_cursor: Option<String>,
 }
 
+impl Hit {
+    /// The decoded grain.
+    pub fn grain(&self) -> &Grain {
+        self.body.grain()
+    }
+}
+
 impl ResultEnvelope {
     /// The envelope as JSON, grains with full field names.
     pub fn to_json(&self) -> Json {
         json!({
             "results": self.results.iter().map(|h| json!({
-                "grain": h.grain.to_json(),
+                "grain": h.grain().to_json(),
                 "score": h.score,
                 "matched_fields": h.matched_fields,
                 "content_address": h.address.to_hex(),
@@ -171,11 +178,11 @@ pub(crate) fn field_value(r: &Record, field: &str) -> Option<Value> {
         "last_accessed_at" => r.snapshot().last_accessed_at.map(Value::from),
         "content_address" | "hash" => Some(Value::Str(r.address.to_hex())),
         _ => {
-            if let Some(v) = r.grain.get(field) {
+            if let Some(v) = r.body.grain.get(field) {
                 return (!matches!(v, Value::Null)).then(|| v.clone());
             }
             let mut parts = field.split('.');
-            let mut cur = r.grain.get(parts.next()?)?;
+            let mut cur = r.body.grain.get(parts.next()?)?;
             for p in parts {
                 cur = cur.as_map()?.get(p)?;
             }
@@ -220,17 +227,17 @@ impl Filter {
             Filter::In { field, values } => {
                 field_value(r, field).is_some_and(|v| values.iter().any(|x| compare(&v, x) == Some(Ordering::Equal)))
             }
-            Filter::Type(t) => r.grain.grain_type() == *t,
-            Filter::TagsInclude(tags) => tags.iter().all(|t| has_tag(&r.grain, t)),
-            Filter::TagsExclude(tags) => !tags.iter().any(|t| has_tag(&r.grain, t)),
+            Filter::Type(t) => r.body.grain.grain_type() == *t,
+            Filter::TagsInclude(tags) => tags.iter().all(|t| has_tag(&r.body.grain, t)),
+            Filter::TagsExclude(tags) => !tags.iter().any(|t| has_tag(&r.body.grain, t)),
             Filter::Address(a) => r.address == *a,
             Filter::CreatedBetween { from, to } => {
                 let c = r.created_at();
                 from.is_none_or(|f| c >= f) && to.is_none_or(|t| c < t)
             }
             Filter::ValidAt(t) => {
-                let from = r.grain.get("valid_from").and_then(Value::as_i64);
-                let to = r.grain.get("valid_to").and_then(Value::as_i64);
+                let from = r.body.grain.get("valid_from").and_then(Value::as_i64);
+                let to = r.body.grain.get("valid_to").and_then(Value::as_i64);
                 from.is_none_or(|f| f <= *t) && to.is_none_or(|v| *t <= v)
             }
             Filter::Exists(field) => field_value(r, field).is_some(),

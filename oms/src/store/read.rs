@@ -91,7 +91,7 @@ impl Store {
         sort_records(&mut matches, &q.sort, q.sort.is_empty());
         let fields = filter_fields(&q.filters);
         Ok(self.page(matches, offset, q.limit, fp, |r| {
-            let mut f = search::matched_fields(&r.grain, text);
+            let mut f = search::matched_fields(&r.body.grain, text);
             for x in &fields {
                 if !f.contains(x) {
                     f.push(x.clone());
@@ -122,7 +122,7 @@ impl Store {
                 }
                 Hit {
                     address: r.address,
-                    grain: r.grain.clone(),
+                    body: r.body.clone(),
                     score: *score,
                     matched_fields: fields(r),
                     index: r.snapshot(),

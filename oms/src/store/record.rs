@@ -20,15 +20,42 @@ pub(crate) const EXTRA_INHERITED_POLICY: &str = "ipi";
 /// Accepted under `soft_locked`: flagged for human review (§23.2).
 pub(crate) const EXTRA_REVIEW: &str = "review";
 
+/// The immutable part of a stored grain, in one allocation so that a read
+/// touches one reference count.
+#[derive(Debug)]
+pub struct GrainBody {
+    /// The COSE_Sign1 envelope of a signed grain.
+    cose: Option<Box<[u8]>>,
+    blob: Box<[u8]>,
+    pub(crate) grain: Grain,
+    signer: Option<String>,
+}
+
+impl GrainBody {
+    /// The blob, byte for byte as written.
+    pub fn blob(&self) -> &[u8] {
+        &self.blob
+    }
+
+    /// The bytes as stored: the COSE_Sign1 envelope for signed grains, else the blob.
+    pub fn entry(&self) -> &[u8] {
+        self.cose.as_deref().unwrap_or(&self.blob)
+    }
+
+    /// The decoded grain.
+    pub fn grain(&self) -> &Grain {
+        &self.grain
+    }
+
+    /// The verified signer DID of a signed grain.
+    pub fn signer(&self) -> Option<&str> {
+        self.signer.as_deref()
+    }
+}
+
 pub(crate) struct Record {
     pub(crate) address: ContentAddress,
-    /// The bytes as stored: the COSE_Sign1 for signed grains, else the blob.
-    pub(crate) entry: Arc<[u8]>,
-    /// The blob (equal to `entry` for unsigned grains).
-    pub(crate) blob: Arc<[u8]>,
-    pub(crate) grain: Arc<Grain>,
-    /// The verified signer of a signed grain.
-    pub(crate) signer: Option<String>,
+    pub(crate) body: Arc<GrainBody>,
     /// Portable and extra index-layer state (access counters live below).
     pub(crate) state: IndexState,
     pub(crate) access_count: AtomicU64,
@@ -38,8 +65,8 @@ pub(crate) struct Record {
 /// What an entry decodes to before it is stored.
 pub(crate) struct Parsed {
     pub(crate) address: ContentAddress,
-    pub(crate) entry: Arc<[u8]>,
-    pub(crate) blob: Arc<[u8]>,
+    pub(crate) cose: Option<Box<[u8]>>,
+    pub(crate) blob: Box<[u8]>,
     pub(crate) grain: Grain,
     pub(crate) signer: Option<String>,
 }
@@ -48,12 +75,16 @@ pub(crate) struct Parsed {
 pub(crate) fn parse_entry(entry: &[u8]) -> Result<Parsed> {
     if cose::is_cose(entry) {
         let v = cose::verify(entry)?;
-        let blob: Arc<[u8]> = v.blob.into();
-        Ok(Parsed { address: v.address, entry: entry.into(), blob, grain: v.grain, signer: Some(v.signer) })
+        Ok(Parsed {
+            address: v.address,
+            cose: Some(entry.into()),
+            blob: v.blob.into(),
+            grain: v.grain,
+            signer: Some(v.signer),
+        })
     } else {
         let grain = decode(entry)?;
-        let blob: Arc<[u8]> = entry.into();
-        Ok(Parsed { address: ContentAddress::of(entry), entry: blob.clone(), blob, grain, signer: None })
+        Ok(Parsed { address: ContentAddress::of(entry), cose: None, blob: entry.into(), grain, signer: None })
     }
 }
 
@@ -61,10 +92,7 @@ impl Record {
     pub(crate) fn new(p: Parsed) -> Self {
         Record {
             address: p.address,
-            entry: p.entry,
-            blob: p.blob,
-            grain: Arc::new(p.grain),
-            signer: p.signer,
+            body: Arc::new(GrainBody { cose: p.cose, blob: p.blob, grain: p.grain, signer: p.signer }),
             state: IndexState::default(),
             access_count: AtomicU64::new(0),
             last_accessed_at: AtomicI64::new(i64::MIN),
@@ -73,13 +101,13 @@ impl Record {
 
     /// `created_at` in ms (0 when absent, for opaque grains).
     pub(crate) fn created_at(&self) -> i64 {
-        self.grain.created_at().unwrap_or(0)
+        self.body.grain.created_at().unwrap_or(0)
     }
 
     /// When the grain became active in the system: `system_valid_from`, or
     /// `created_at` when the writer did not set it (§15.1).
     pub(crate) fn system_valid_from(&self) -> i64 {
-        self.grain.get("system_valid_from").and_then(Value::as_i64).unwrap_or_else(|| self.created_at())
+        self.body.grain.get("system_valid_from").and_then(Value::as_i64).unwrap_or_else(|| self.created_at())
     }
 
     pub(crate) fn contradicted(&self) -> bool {
@@ -92,7 +120,7 @@ impl Record {
         if let Some(Value::Map(m)) = self.state.extra.get(EXTRA_INHERITED_POLICY) {
             return Some(m);
         }
-        self.grain.get("invalidation_policy").and_then(Value::as_map)
+        self.body.grain.get("invalidation_policy").and_then(Value::as_map)
     }
 
     pub(crate) fn touch(&self, now_ms: i64) {

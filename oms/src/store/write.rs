@@ -44,7 +44,7 @@ impl Inner {
         let id = self.records.len() as Id;
         let r = Record::new(p);
         self.idx.insert(id, &r);
-        self.text.insert(id, &r.grain);
+        self.text.insert(id, &r.body.grain);
         self.by_address.insert(r.address, id);
         self.records.push(Some(r));
         self.live += 1;
@@ -54,7 +54,7 @@ impl Inner {
     fn remove(&mut self, id: Id) {
         if let Some(r) = self.records.get_mut(id as usize).and_then(Option::take) {
             self.idx.remove(id, &r);
-            self.text.remove(id, &r.grain);
+            self.text.remove(id, &r.body.grain);
             self.by_address.remove(&r.address);
             self.supersedes.remove(&id);
             self.scheduled_erasure.remove(&r.address);
@@ -73,10 +73,11 @@ impl Inner {
 fn implied_supersession(inner: &Inner, g: &Grain) -> Option<ContentAddress> {
     for a in derived_from(g) {
         let Some(old) = inner.by_addr(&a) else { continue };
-        if old.grain.grain_type() != g.grain_type() {
+        if old.body.grain.grain_type() != g.grain_type() {
             continue;
         }
-        let same = |f: &str| str_field(&old.grain, f).is_some() && str_field(&old.grain, f) == str_field(g, f);
+        let same =
+            |f: &str| str_field(&old.body.grain, f).is_some() && str_field(&old.body.grain, f) == str_field(g, f);
         if (same("subject") && same("relation")) || (g.grain_type() == GrainType::Goal && same("description")) {
             return Some(a);
         }
@@ -117,7 +118,7 @@ fn goal_state(g: &Grain) -> Option<&str> {
 /// protected goal's `allowed_transitions` and nothing but the state (and its
 /// evidence and bookkeeping) changes.
 fn autonomous_transition(old: &Record, new: &Grain) -> bool {
-    let g = &old.grain;
+    let g = &old.body.grain;
     if g.grain_type() != GrainType::Goal || new.grain_type() != GrainType::Goal {
         return false;
     }
@@ -194,7 +195,7 @@ impl Store {
         if inner.by_address.contains_key(&parsed.address) {
             return Err(OmsError::Conflict { reason: format!("{} is already stored", parsed.address) });
         }
-        if target.grain.grain_type() != parsed.grain.grain_type() {
+        if target.body.grain.grain_type() != parsed.grain.grain_type() {
             return Err(OmsError::schema("type", "a superseding grain must have the type of the grain it supersedes"));
         }
         if !derived_from(&parsed.grain).contains(old) {
@@ -246,7 +247,7 @@ impl Store {
         if !matches!(to, "satisfied" | "failed") {
             return Ok(());
         }
-        let required = target.grain.get("evidence_required").and_then(Value::as_i64).unwrap_or(0).max(0) as usize;
+        let required = target.body.grain.get("evidence_required").and_then(Value::as_i64).unwrap_or(0).max(0) as usize;
         let required = if required == 0 && self.config.require_transition_evidence { 1 } else { required };
         let have = new.get("satisfaction_evidence").and_then(Value::as_array).map_or(0, <[Value]>::len);
         if have < required {
