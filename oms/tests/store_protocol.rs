@@ -42,7 +42,7 @@ fn put_get_exists_and_idempotence() {
     assert_eq!(s.len(), 1);
     assert!(s.exists(&a));
     let got = s.get(&a).unwrap();
-    assert_eq!(&got.blob()[..], &blob[..]);
+    assert_eq!(got.blob(), &blob[..]);
     assert_eq!(got.grain().get_str("object"), Some("tea"));
     assert!(s.get(&ContentAddress::of(b"nope")).is_none());
     assert!(!s.exists(&ContentAddress::of(b"nope")));
@@ -50,7 +50,7 @@ fn put_get_exists_and_idempotence() {
     let again = s.get(&a).unwrap();
     assert_eq!(again.index.access_count, Some(2));
     assert_eq!(again.index.last_accessed_at, Some(NOW));
-    assert_eq!(&again.blob()[..], &blob[..]);
+    assert_eq!(again.blob(), &blob[..]);
     assert_eq!(s.peek(&a).unwrap().index.access_count, Some(2), "peek does not count");
 }
 
@@ -80,7 +80,7 @@ fn supersede_updates_the_index_layer_only() {
     let a = s.put(&old_blob).unwrap();
     let b = s.supersede(&a, &next_version(&a, "alice", "coffee", 2_000), None).unwrap();
     let old = s.get(&a).unwrap();
-    assert_eq!(&old.blob()[..], &old_blob[..], "old blob unchanged");
+    assert_eq!(old.blob(), &old_blob[..], "old blob unchanged");
     assert_eq!(old.index.superseded_by, Some(b));
     assert_eq!(old.index.system_valid_to, Some(NOW));
     assert!(s.get(&b).unwrap().index.superseded_by.is_none());
