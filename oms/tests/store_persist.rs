@@ -183,7 +183,7 @@ fn readers_see_exactly_one_current_version_while_a_writer_supersedes() {
                 while !done.load(Ordering::Acquire) {
                     let r = s.query(&q).unwrap();
                     assert_eq!(r.total, 1, "exactly one current version at every instant");
-                    assert_eq!(&s.get(&root).unwrap().blob(), &first[..]);
+                    assert_eq!(s.get(&root).unwrap().blob(), &first[..]);
                     reads += 1;
                 }
                 reads
