@@ -35,11 +35,10 @@ pub(crate) fn classify(word: &str) -> Option<Token<'static>> {
     let first = *b.first()? | 0x20;
     match (b.len(), first) {''']
 for (l, c) in sorted(buckets):
-    conds = " ".join(f'if is(b, b"{w}") {{ return Some({tok}); }}' for w, tok in buckets[(l, c)])
-    out.append(f"        ({l}, b'{c}') => {{ {conds} }}")
-out.append('''        _ => {}
+    conds = " else ".join(f'if is(b, b"{w}") {{ Some({tok}) }}' for w, tok in buckets[(l, c)])
+    out.append(f"        ({l}, b'{c}') => {conds} else {{ None }},")
+out.append('''        _ => None,
     }
-    None
 }
 ''')
 (root / "lexer/src/keywords.rs").write_text("\n".join(out))

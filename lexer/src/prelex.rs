@@ -3,6 +3,8 @@
 use cal_grammar::{Code, Diagnostic, Span, limits};
 
 /// Decodes the query bytes as UTF-8 (CAL-E070 at the first bad byte otherwise).
+// The error path is cold and its Diagnostic goes straight into a Vec; boxing it buys nothing.
+#[allow(clippy::result_large_err)]
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();

@@ -13,9 +13,8 @@
 //! it is a separate [`QueryBody`] alternative, not a thirteenth statement.
 
 pub use cal_grammar::{
-    BudgetUnit, Comparator, ConsistencyKind, DescribeTarget, DisclosureLevel, Extractor,
-    FormatName, GrainType, RelationCategory, SetOperator, SortDirection, Span, StreamEvents,
-    TemplateSectionKind,
+    BudgetUnit, Comparator, ConsistencyKind, DescribeTarget, DisclosureLevel, Extractor, FormatName, GrainType,
+    RelationCategory, SetOperator, SortDirection, Span, StreamEvents, TemplateSectionKind,
 };
 
 /// A `.cal` document: queries separated by `;` (docs/spec-decisions.md, "documents").
@@ -48,6 +47,9 @@ pub struct Version {
 }
 
 /// What a query does: one of the twelve statements, or a template definition.
+// A query holds one body, built once per parse: boxing the larger variant would
+// only add an allocation to the hot path.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum QueryBody {
     /// A statement that reads or evolves memory.
@@ -145,10 +147,7 @@ impl Statement {
 
     /// Tier 1 statements evolve memory and need the Evolve capability (§2.2).
     pub fn is_tier1(&self) -> bool {
-        matches!(
-            self,
-            Statement::Add(_) | Statement::Supersede(_) | Statement::Revert(_)
-        )
+        matches!(self, Statement::Add(_) | Statement::Supersede(_) | Statement::Revert(_))
     }
 }
 
@@ -556,6 +555,8 @@ pub struct Source {
 }
 
 /// What a source draws from.
+// Sources are few (at most 8) and built once; see `QueryBody`.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SourceBody {
     /// `(RECALL …)`.

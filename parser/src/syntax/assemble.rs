@@ -60,9 +60,15 @@ pub(crate) fn assemble(p: &mut Cursor<'_, '_>) -> PResult<Assemble> {
     }
     if !from_seen {
         p.report(
-            Diagnostic::new(Code::E002, Span::empty(a.span.end as usize), "ASSEMBLE needs a FROM clause with at least one source.")
-                .with_expected(vec!["FROM".into()])
-                .with_example("ASSEMBLE ctx FOR \"intent\" FROM beliefs: (RECALL beliefs ABOUT \"alice\") BUDGET 2000 tokens"),
+            Diagnostic::new(
+                Code::E002,
+                Span::empty(a.span.end as usize),
+                "ASSEMBLE needs a FROM clause with at least one source.",
+            )
+            .with_expected(vec!["FROM".into()])
+            .with_example(
+                "ASSEMBLE ctx FOR \"intent\" FROM beliefs: (RECALL beliefs ABOUT \"alice\") BUDGET 2000 tokens",
+            ),
         );
     }
     Ok(a)
@@ -83,7 +89,10 @@ fn clause(p: &mut Cursor<'_, '_>, a: &mut Assemble, from_seen: &mut bool) -> PRe
             p.bump();
             *from_seen = true;
             let mut sources = vec![source(p)?];
-            while p.eat(Token::Comma).is_some() {
+            // Inside BATCH, `, label: RECALL …` is the next entry, not another source:
+            // a source is `(…)`, `$let`, or `label:` followed by one of those.
+            while p.peek() == Some(Token::Comma) && starts_source(p, 1) {
+                p.bump();
                 sources.push(source(p)?);
             }
             if a.sources.is_empty() {
@@ -129,6 +138,11 @@ fn clause(p: &mut Cursor<'_, '_>, a: &mut Assemble, from_seen: &mut bool) -> PRe
         _ => return Ok(None),
     };
     Ok(Some(what))
+}
+
+fn starts_source(p: &Cursor<'_, '_>, at: usize) -> bool {
+    let body = |n| matches!(p.peek_at(n), Some(Token::LParen | Token::Param(_)));
+    body(at) || (is_label_ahead(p, at) && body(at + 2))
 }
 
 /// `[label:] (RECALL …)`, `[label:] ($let)` or `[label:] $let`.
@@ -235,7 +249,8 @@ fn stream_option(p: &mut Cursor<'_, '_>) -> PResult<StreamOption> {
         StreamOptionKind::Events(ev)
     } else {
         let valid = ["progress", "budget", "chunks", "all", "chunk_size"];
-        let mut d = Diagnostic::new(Code::E077, span, format!("Unknown stream option `{word}`.")).with_valid_values(valid);
+        let mut d =
+            Diagnostic::new(Code::E077, span, format!("Unknown stream option `{word}`.")).with_valid_values(valid);
         d = match cal_grammar::suggest::did_you_mean(word, valid) {
             Some(f) => d.with_suggestion(format!("Did you mean `{f}`?")).with_replacement(f),
             None => d.with_suggestion("Stream options are progress, budget, chunks, all and chunk_size = N."),

@@ -167,7 +167,10 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
 /// which starts the next BATCH entry.
 pub(crate) fn field_list(p: &mut Cursor<'_, '_>) -> PResult<Vec<FieldRef>> {
     let mut fields = vec![field(p)?];
-    while p.peek() == Some(Token::Comma) && !is_label_ahead(p, 1) {
+    while p.peek() == Some(Token::Comma)
+        && matches!(p.peek2(), Some(Token::Ident(_) | Token::Kw(Keyword::Scope)))
+        && !is_label_ahead(p, 1)
+    {
         p.bump();
         fields.push(field(p)?);
     }
@@ -176,7 +179,10 @@ pub(crate) fn field_list(p: &mut Cursor<'_, '_>) -> PResult<Vec<FieldRef>> {
 
 /// True when the tokens at `offset` and `offset + 1` are `word :` — a label.
 pub(crate) fn is_label_ahead(p: &Cursor<'_, '_>, offset: usize) -> bool {
-    matches!(p.peek_at(offset), Some(Token::Ident(_) | Token::Kw(_))) && p.peek_at(offset + 1) == Some(Token::Colon)
+    // `hc:patient_id` is a domain field, not a label: a label is never followed by a name.
+    matches!(p.peek_at(offset), Some(Token::Ident(_) | Token::Kw(_)))
+        && p.peek_at(offset + 1) == Some(Token::Colon)
+        && !matches!(p.peek_at(offset + 2), Some(Token::Ident(_)))
 }
 
 /// A label: any word, keywords included (the spec's own examples use `history:` and `recent:`).
@@ -207,9 +213,13 @@ pub(crate) fn user_name(p: &mut Cursor<'_, '_>) -> PResult<Ident> {
     let (s, span) = ident(p, Expect::Name)?;
     if cal_grammar::is_reserved(s) {
         p.report(
-            Diagnostic::new(Code::E002, span, format!("`{s}` is a reserved word and cannot be used as a name (Appendix D)."))
-                .with_suggestion(format!("Choose another name, e.g. `{s}_context`."))
-                .with_replacement(format!("{s}_context")),
+            Diagnostic::new(
+                Code::E002,
+                span,
+                format!("`{s}` is a reserved word and cannot be used as a name (Appendix D)."),
+            )
+            .with_suggestion(format!("Choose another name, e.g. `{s}_context`."))
+            .with_replacement(format!("{s}_context")),
         );
     }
     Ok(Ident { name: s.to_string(), span })
@@ -260,11 +270,14 @@ pub(crate) fn at_grain_word(p: &Cursor<'_, '_>) -> bool {
 /// CAL-E003 with the closest type, the §22.1 rename hint for `fact`, and the valid values.
 pub(crate) fn unknown_grain_type(word: &str, span: Span, plural: bool) -> Diagnostic {
     let lower = word.to_ascii_lowercase();
-    let d = Diagnostic::new(Code::E003, span, format!("Unknown grain type \"{word}\".")).with_valid_values(GrainType::words());
+    let d = Diagnostic::new(Code::E003, span, format!("Unknown grain type \"{word}\"."))
+        .with_valid_values(GrainType::words());
     if lower == "fact" || lower == "facts" {
         // The exact wording of the spec's own example (§22.1).
         let fix = if plural { "beliefs" } else { "belief" };
-        return d.with_suggestion("Did you mean \"belief\"? (OMS renamed Fact -> Belief in v1.2)").with_replacement(fix);
+        return d
+            .with_suggestion("Did you mean \"belief\"? (OMS renamed Fact -> Belief in v1.2)")
+            .with_replacement(fix);
     }
     let (other_form, candidates): (Option<GrainType>, Vec<&str>) = if plural {
         (GrainType::from_singular(&lower), GrainType::plurals().collect())
@@ -291,7 +304,8 @@ pub(crate) fn unknown_grain_type(word: &str, span: Span, plural: bool) -> Diagno
 
 /// Reports an unknown word in a closed-vocabulary position with "did you mean" and valid values.
 pub(crate) fn unknown_word(what: &str, word: &str, span: Span, valid: &[&'static str]) -> Diagnostic {
-    let mut d = Diagnostic::new(Code::E002, span, format!("Unknown {what} `{word}`.")).with_valid_values(valid.iter().copied());
+    let mut d =
+        Diagnostic::new(Code::E002, span, format!("Unknown {what} `{word}`.")).with_valid_values(valid.iter().copied());
     if let Some(f) = suggest::did_you_mean(word, valid.iter().copied()) {
         d = d.with_suggestion(format!("Did you mean `{f}`?")).with_replacement(f);
     }

@@ -235,12 +235,7 @@ const STAGE_KEYWORDS: &[Keyword] = &[
 
 /// The E002 diagnostic for an unexpected token, or `None` when the token was
 /// already reported by the lexer (an invalid or excluded token).
-pub(crate) fn unexpected(
-    src: &str,
-    found: Option<(Token<'_>, Span)>,
-    span: Span,
-    exp: Expected,
-) -> Option<Diagnostic> {
+pub(crate) fn unexpected(src: &str, found: Option<(Token<'_>, Span)>, span: Span, exp: Expected) -> Option<Diagnostic> {
     if matches!(found, Some((Token::Error | Token::Excluded(_), _))) {
         return None;
     }

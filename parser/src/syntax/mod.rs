@@ -13,11 +13,11 @@ mod expected;
 mod recall;
 mod statements;
 
-use crate::ast::{Query, QueryBody, Version, LetBinding, Ident};
+use crate::ast::{Ident, LetBinding, Query, QueryBody, Version};
 use cal_grammar::{Code, Diagnostic, Keyword, Span};
 use cal_lexer::Token;
 use cursor::{Cursor, PResult};
-use expected::{eoi_bit, Expect};
+use expected::{Expect, eoi_bit};
 
 /// `[CAL/n] LET* (statement | DEFINE TEMPLATE)`.
 fn query(p: &mut Cursor<'_, '_>) -> PResult<Option<Query>> {
@@ -56,10 +56,14 @@ fn version(p: &mut Cursor<'_, '_>) -> PResult<Version> {
     let major = text.parse::<u32>().ok();
     if major != Some(1) {
         p.report(
-            Diagnostic::new(Code::E100, num_span, format!("Unsupported CAL version `CAL/{text}`; this implementation speaks CAL/1."))
-                .with_suggestion("Write `CAL/1`, or omit the version prefix.")
-                .with_replacement("1")
-                .with_valid_values(["1"]),
+            Diagnostic::new(
+                Code::E100,
+                num_span,
+                format!("Unsupported CAL version `CAL/{text}`; this implementation speaks CAL/1."),
+            )
+            .with_suggestion("Write `CAL/1`, or omit the version prefix.")
+            .with_replacement("1")
+            .with_valid_values(["1"]),
         );
     }
     Ok(Version { major: major.unwrap_or(0), span: p.since(start) })

@@ -199,11 +199,7 @@ fn condition(p: &mut Cursor<'_, '_>) -> Condition {
         Ok(f) => f,
         Err(Bail) => FieldRef { name: String::new(), span: p.span() },
     };
-    let test = if field.name.is_empty() {
-        Err(Bail)
-    } else {
-        test(p)
-    };
+    let test = if field.name.is_empty() { Err(Bail) } else { test(p) };
     let test = test.unwrap_or_else(|Bail| {
         p.skip_until(|t| matches!(t, Token::Kw(Keyword::And)) || is_clause_boundary(t));
         Test::InList(Vec::new())
@@ -260,7 +256,10 @@ fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
             match p.peek() {
                 Some(Token::Kw(k)) if RelationCategory::from_word(k.as_str()).is_some() => {
                     let span = p.bump();
-                    Ok(Test::IsCategory(RelationCategory::from_word(k.as_str()).unwrap_or(RelationCategory::Preference), span))
+                    Ok(Test::IsCategory(
+                        RelationCategory::from_word(k.as_str()).unwrap_or(RelationCategory::Preference),
+                        span,
+                    ))
                 }
                 Some(Token::Kw(k)) => {
                     let span = p.bump();
@@ -287,7 +286,9 @@ pub(crate) fn with_clause(p: &mut Cursor<'_, '_>) -> PResult<WithClause> {
     let start = p.start();
     p.expect_kw(Keyword::With)?;
     let mut options = vec![with_option(p)?];
-    while p.peek() == Some(Token::Comma) && !is_label_ahead(p, 1) {
+    // A comma continues the list only when a name follows that is not `label:`;
+    // otherwise it belongs to the enclosing COALESCE, BATCH or FROM list.
+    while p.peek() == Some(Token::Comma) && matches!(p.peek2(), Some(Token::Ident(_))) && !is_label_ahead(p, 1) {
         p.bump();
         options.push(with_option(p)?);
     }
@@ -317,7 +318,12 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                 WithKind::ProgressiveDisclosure(Some(parens(p, |p| {
                     let (w, span) = ident(p, Expect::Name)?;
                     let level = DisclosureLevel::from_word(w).unwrap_or_else(|| {
-                        p.report(unknown_word("disclosure level", w, span, &DisclosureLevel::words().collect::<Vec<_>>()));
+                        p.report(unknown_word(
+                            "disclosure level",
+                            w,
+                            span,
+                            &DisclosureLevel::words().collect::<Vec<_>>(),
+                        ));
                         DisclosureLevel::Standard
                     });
                     Ok((level, span))
@@ -342,7 +348,12 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                 Ok(Diversity::Threshold(n, s))
             } else {
                 let span = p.span();
-                p.report(unknown_word("diversity method", p.src.get(span.range()).unwrap_or(""), span, &["mmr", "threshold"]));
+                p.report(unknown_word(
+                    "diversity method",
+                    p.src.get(span.range()).unwrap_or(""),
+                    span,
+                    &["mmr", "threshold"],
+                ));
                 Err(Bail)
             }
         })?),
@@ -451,7 +462,10 @@ fn stage(p: &mut Cursor<'_, '_>) -> PResult<Stage> {
         Some(Token::Kw(Keyword::Project)) => {
             p.bump();
             let mut specs = vec![project_spec(p)?];
-            while p.peek() == Some(Token::Comma) && !is_label_ahead(p, 1) {
+            while p.peek() == Some(Token::Comma)
+                && matches!(p.peek2(), Some(Token::Ident("content" | "attr")))
+                && !is_label_ahead(p, 1)
+            {
                 p.bump();
                 specs.push(project_spec(p)?);
             }

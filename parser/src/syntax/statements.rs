@@ -147,8 +147,12 @@ fn history(p: &mut Cursor<'_, '_>) -> PResult<History> {
         ("relation", "subject") => (v2, v1),
         _ => {
             p.report(
-                Diagnostic::new(Code::E002, p.since(start), "HISTORY by triple needs `subject = …` and `relation = …`.")
-                    .with_example("HISTORY WHERE subject = \"alice\" AND relation = \"prefers\""),
+                Diagnostic::new(
+                    Code::E002,
+                    p.since(start),
+                    "HISTORY by triple needs `subject = …` and `relation = …`.",
+                )
+                .with_example("HISTORY WHERE subject = \"alice\" AND relation = \"prefers\""),
             );
             return Err(Bail);
         }
@@ -185,8 +189,12 @@ fn describe(p: &mut Cursor<'_, '_>) -> PResult<Describe> {
     let grain_type = if at_grain_word(p) { grain_type_singular(p)? } else { None };
     if let (Some(g), false) = (&grain_type, target == DescribeTarget::Fields) {
         p.report(
-            Diagnostic::new(Code::E002, g.span, format!("Only `DESCRIBE fields` takes a grain type, not `DESCRIBE {target}`."))
-                .with_example("DESCRIBE fields belief"),
+            Diagnostic::new(
+                Code::E002,
+                g.span,
+                format!("Only `DESCRIBE fields` takes a grain type, not `DESCRIBE {target}`."),
+            )
+            .with_example("DESCRIBE fields belief"),
         );
     }
     Ok(Describe { target, target_span, grain_type, span: p.since(start) })
