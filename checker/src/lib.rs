@@ -48,7 +48,7 @@ mod with;
 
 pub use params::{ParamArgError, Params, parse_param_arg};
 
-use cal_grammar::{Code, Diagnostic, Phase, sort_diagnostics};
+use cal_grammar::{Code, Diagnostic, Phase, Span, sort_diagnostics};
 use cal_parser::ast::{Document, Query};
 
 /// Checks one query and returns every diagnostic, sorted by position.
@@ -92,18 +92,25 @@ impl Analysis {
 /// `cal check` and the language server's diagnostics.
 ///
 /// Queries that have syntax errors are still checked (the parser recovers a
-/// partial tree), so one pass shows everything; every diagnostic with a
+/// partial tree), so one pass shows everything, except that a check finding
+/// inside the span of a syntax error is dropped (the recovered tree is only a
+/// guess there); every diagnostic with a
 /// `replacement` gets an `example` showing its query with the fix applied.
 pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     let parsed = cal_parser::parse_document(text);
     let mut diagnostics = parsed.diagnostics;
+    let syntax: Vec<Span> = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.span).collect();
     if let Some(doc) = &parsed.ast {
         for query in &doc.queries {
-            let mut found = statements::check_query(query, params);
-            for d in &mut found {
+            for mut d in statements::check_query(query, params) {
+                // Where the parser already reported an error, the recovered tree is a guess:
+                // one mistake, one diagnostic.
+                if syntax.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end) {
+                    continue;
+                }
                 d.complete_example(text, query.span);
+                diagnostics.push(d);
             }
-            diagnostics.extend(found);
         }
     }
     sort_diagnostics(&mut diagnostics);
