@@ -68,9 +68,28 @@ where
             )))
             .map_with(|kind, e| Clause::Thread(Thread { kind, span: sp(e.span()) }));
 
+        // WHERE and every AND must be followed by a condition: a missing one is reported
+        // where it should be and stands as a condition with an empty field name right after
+        // the keyword, so that a trailing AND is not read as the start of the next clause.
+        let required = condition(recall.clone()).map(Some).recover_with(via_parser(empty().to(None)));
+        let after = |keyword: SimpleSpan, c: Option<Condition>| {
+            c.unwrap_or_else(|| {
+                let at = Span::empty(keyword.end);
+                Condition {
+                    field: FieldRef { name: String::new(), span: at },
+                    test: Test::InList(Vec::new()),
+                    span: at,
+                }
+            })
+        };
         let where_clause = kw(Keyword::Where)
-            .ignore_then(condition(recall.clone()).separated_by(kw(Keyword::And)).at_least(1).collect::<Vec<_>>())
-            .map_with(|conditions, e| Clause::Where(WhereClause { conditions, span: sp(e.span()) }));
+            .then(required.clone())
+            .then(kw(Keyword::And).then(required).repeated().collect::<Vec<_>>())
+            .map_with(move |((w, first), rest), e| {
+                let mut conditions = vec![after(w, first)];
+                conditions.extend(rest.into_iter().map(|(and, c)| after(and, c)));
+                Clause::Where(WhereClause { conditions, span: sp(e.span()) })
+            });
 
         let stage_clause = punct(Token::Pipe).or_not().ignore_then(stage()).map(Clause::Stage);
 
