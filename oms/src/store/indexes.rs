@@ -87,12 +87,61 @@ pub(crate) enum Pair {
     SubjectObject = 2,
 }
 
+/// A posting list. Most keys of the object and pair indexes name a single
+/// grain, so one id is held inline and only longer lists allocate.
+#[derive(Debug, Clone)]
+pub(crate) enum Postings {
+    One(Id),
+    Many(Vec<Id>),
+}
+
+impl Postings {
+    pub(crate) fn as_slice(&self) -> &[Id] {
+        match self {
+            Postings::One(id) => std::slice::from_ref(id),
+            Postings::Many(v) => v,
+        }
+    }
+
+    fn add(&mut self, id: Id) {
+        match self {
+            Postings::One(x) if *x == id => {}
+            Postings::One(x) => {
+                let mut v = vec![*x, id];
+                v.sort_unstable();
+                *self = Postings::Many(v);
+            }
+            Postings::Many(list) => match list.last() {
+                Some(last) if *last >= id => {
+                    if let Err(pos) = list.binary_search(&id) {
+                        list.insert(pos, id);
+                    }
+                }
+                _ => list.push(id),
+            },
+        }
+    }
+
+    /// Removes an id; returns whether the list is now empty.
+    fn remove(&mut self, id: Id) -> bool {
+        match self {
+            Postings::One(x) => *x == id,
+            Postings::Many(list) => {
+                if let Ok(pos) = list.binary_search(&id) {
+                    list.remove(pos);
+                }
+                list.is_empty()
+            }
+        }
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Indexes {
     symbols: Symbols,
-    single: IntMap<u64, Vec<Id>>,
-    pairs: [IntMap<u64, Vec<Id>>; 3],
-    grain_type: IntMap<u8, Vec<Id>>,
+    single: IntMap<u64, Postings>,
+    pairs: [IntMap<u64, Postings>; 3],
+    grain_type: IntMap<u8, Postings>,
     pub(crate) created: BTreeSet<(i64, Id)>,
 }
 
@@ -104,26 +153,13 @@ fn pair_key(a: u32, b: u32) -> u64 {
     (u64::from(a) << 32) | u64::from(b)
 }
 
-fn add<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Vec<Id>>, key: K, id: Id) {
-    let list = map.entry(key).or_default();
-    match list.last() {
-        Some(last) if *last >= id => {
-            if let Err(pos) = list.binary_search(&id) {
-                list.insert(pos, id);
-            }
-        }
-        _ => list.push(id),
-    }
+fn add<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Postings>, key: K, id: Id) {
+    map.entry(key).and_modify(|p| p.add(id)).or_insert(Postings::One(id));
 }
 
-fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Vec<Id>>, key: &K, id: Id) {
-    if let Some(list) = map.get_mut(key) {
-        if let Ok(pos) = list.binary_search(&id) {
-            list.remove(pos);
-        }
-        if list.is_empty() {
-            map.remove(key);
-        }
+fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Postings>, key: &K, id: Id) {
+    if map.get_mut(key).is_some_and(|p| p.remove(id)) {
+        map.remove(key);
     }
 }
 
@@ -192,19 +228,19 @@ impl Indexes {
 
     /// Ids whose `key` field equals `value` (empty if none).
     pub(crate) fn postings(&self, key: Key, value: &str) -> &[Id] {
-        self.symbols.get(value).and_then(|sym| self.single.get(&single_key(key, sym))).map_or(&[], Vec::as_slice)
+        self.symbols.get(value).and_then(|sym| self.single.get(&single_key(key, sym))).map_or(&[], Postings::as_slice)
     }
 
     /// Ids whose pair of fields equals (`a`, `b`).
     pub(crate) fn pair(&self, pair: Pair, a: &str, b: &str) -> &[Id] {
         match (self.symbols.get(a), self.symbols.get(b)) {
-            (Some(x), Some(y)) => self.pairs[pair as usize].get(&pair_key(x, y)).map_or(&[], Vec::as_slice),
+            (Some(x), Some(y)) => self.pairs[pair as usize].get(&pair_key(x, y)).map_or(&[], Postings::as_slice),
             _ => &[],
         }
     }
 
     /// Ids of one grain type.
     pub(crate) fn of_type(&self, byte: u8) -> &[Id] {
-        self.grain_type.get(&byte).map_or(&[], Vec::as_slice)
+        self.grain_type.get(&byte).map_or(&[], Postings::as_slice)
     }
 }
