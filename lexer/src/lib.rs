@@ -9,6 +9,7 @@
 
 mod keywords;
 mod prelex;
+mod scan;
 mod strings;
 mod template;
 mod token;
@@ -37,6 +38,21 @@ pub struct Lexed<'src> {
 /// Tokenizes `src`. Never fails and never panics: problems become diagnostics
 /// and [`Token::Error`] tokens, so the parser can still recover around them.
 pub fn lex(src: &str) -> Lexed<'_> {
+    if src.len() >= u32::MAX as usize {
+        // Spans are u32; nothing this large is a query or an editable document.
+        let span = Span::new(0, src.len());
+        let d = Diagnostic::new(Code::E001, span, "The text is larger than 4 GiB and cannot be lexed.");
+        return Lexed { tokens: vec![(Token::Error, span)], diagnostics: vec![d] };
+    }
+    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 4 + 4), diagnostics: check_bidi(src) };
+    scan::scan(src, &mut out);
+    out
+}
+
+/// The same tokens as [`lex`], driven by the `logos` DFA of `token.rs`: the
+/// declarative definition the byte scanner is tested against (`tests.rs`).
+#[cfg(test)]
+pub(crate) fn lex_with_logos(src: &str) -> Lexed<'_> {
     if src.len() >= u32::MAX as usize {
         // Spans are u32; nothing this large is a query or an editable document.
         let span = Span::new(0, src.len());

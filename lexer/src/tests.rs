@@ -249,3 +249,41 @@ fn classify_agrees_with_the_grammar_tables() {
         assert_eq!(keywords::classify(w), None, "{w}");
     }
 }
+
+mod scanner_agrees_with_logos {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn same(src: &str) -> Result<(), TestCaseError> {
+        let fast = lex(src);
+        let reference = crate::lex_with_logos(src);
+        prop_assert_eq!(&fast.tokens, &reference.tokens, "{:?}", src);
+        let codes = |l: &Lexed<'_>| l.diagnostics.iter().map(|d| (d.code, d.span)).collect::<Vec<_>>();
+        prop_assert_eq!(codes(&fast), codes(&reference), "{:?}", src);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn on_cal_shaped_text(src in "([a-zA-Z_]{1,8}|[0-9]{1,4}|-?[0-9]\\.[0-9]|\"[a-z\\\\\" ]{0,6}\"?|\\$[a-z]{0,3}|sha256:[0-9a-fx]{0,70}|--[a-z ]{0,5}\n|[ \\n\\t]|[-(){}\\[\\],;:|/=!<>.'é\u{202E}]|ELEMENT \\{ [a-z{} ]{0,8}\\}){0,30}") {
+            same(&src)?;
+        }
+
+        #[test]
+        fn on_anything(src in "\\PC{0,60}") {
+            same(&src)?;
+        }
+    }
+
+    #[test]
+    fn on_the_corpus() {
+        for dir in ["../parser/tests/corpus/ok", "../parser/tests/corpus/err"] {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                if let Ok(src) = std::fs::read_to_string(entry.unwrap().path()) {
+                    same(&src).unwrap();
+                }
+            }
+        }
+    }
+}
