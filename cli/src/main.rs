@@ -21,7 +21,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Report lexical and syntax diagnostics of a .cal document.
+    /// Report every diagnostic of a .cal document: lexical, syntax and semantic.
     Check(commands::check::CheckArgs),
     /// Print a .cal document in canonical form.
     Fmt(commands::fmt::FmtArgs),

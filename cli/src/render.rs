@@ -51,7 +51,8 @@ pub fn write_report(
 
 fn label_text(d: &Diagnostic) -> String {
     match &d.replacement {
-        Some(r) => format!("did you mean `{r}`?"),
+        Some(r) if r.is_empty() => "remove this".to_string(),
+        Some(r) => format!("try `{r}`"),
         None => d.code.info().name.to_string(),
     }
 }

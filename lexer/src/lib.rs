@@ -121,6 +121,7 @@ pub(crate) fn lex_with_logos(src: &str) -> Lexed<'_> {
 }
 
 /// True when the text after a number would make it malformed (`1.`, `12abc`, `1.2.3`).
+#[cfg(test)]
 fn continues_number(rest: &str) -> bool {
     rest.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
 }

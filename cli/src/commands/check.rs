@@ -1,4 +1,4 @@
-//! `cal check [--json] [FILE]`: report every diagnostic of a `.cal` document.
+//! `cal check [--json] [--param k=v …] [FILE]`: every lexical, syntax and semantic diagnostic of a `.cal` document.
 
 use crate::{input, render};
 use cal_lexer::decode_utf8;
@@ -13,6 +13,10 @@ pub struct CheckArgs {
     /// Print `{"ok": …, "diagnostics": […]}` instead of code frames.
     #[arg(long)]
     pub json: bool,
+    /// Bind a parameter: `--param name=VALUE`, VALUE as JSON (bare words are strings).
+    /// With bindings, an unbound `$name` is CAL-E008 and a repeated name CAL-E009.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
 }
 
 /// Runs the check; exit 0 when there are no errors (warnings allowed), 1 otherwise.
@@ -21,8 +25,16 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         Ok(i) => i,
         Err(e) => return super::usage_error(&e),
     };
+    let params = if args.params.is_empty() {
+        None
+    } else {
+        match cal_checker::Params::from_args(&args.params) {
+            Ok(p) => Some(p),
+            Err(e) => return super::usage_error(&e.to_string()),
+        }
+    };
     let (source, diagnostics) = match decode_utf8(&input.bytes) {
-        Ok(text) => (text.to_string(), cal_parser::parse_document(text).diagnostics),
+        Ok(text) => (text.to_string(), cal_checker::analyze(text, params.as_ref()).diagnostics),
         Err(d) => (String::from_utf8_lossy(&input.bytes).into_owned(), vec![d]),
     };
     let failed = diagnostics.iter().any(cal_grammar::Diagnostic::is_error);
