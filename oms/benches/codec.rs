@@ -3,9 +3,9 @@
 //! Figures are recorded in docs/performance-oms.md; no test asserts timing.
 
 use divan::counter::{BytesCount, ItemsCount};
-use divan::{black_box, Bencher};
-use oms::mg::{pack, verify, PackOptions};
-use oms::{decode, Grain};
+use divan::{Bencher, black_box};
+use oms::mg::{PackOptions, pack, verify};
+use oms::{Grain, decode};
 
 fn main() {
     divan::main();

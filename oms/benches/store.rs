@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use divan::{black_box, Bencher};
+use divan::{Bencher, black_box};
 use oms::store::{CmpOp, Filter, Query, SaveOptions, Store, StoreConfig};
 use oms::{ContentAddress, Grain, Value};
 

@@ -6,11 +6,11 @@
 
 use std::borrow::Cow;
 
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use crate::error::{CorruptReason, OmsError, Result};
 use crate::fields::{self, Nested};
-use crate::value::{Map, Value, INT_MAX, INT_MIN};
+use crate::value::{INT_MAX, INT_MIN, Map, Value};
 
 /// Default nesting limit: the Extended profile of §4.10.
 pub const DEFAULT_MAX_DEPTH: usize = 32;
@@ -51,11 +51,7 @@ pub(crate) fn nfc(s: &str) -> Result<Cow<'_, str>> {
         return Ok(Cow::Borrowed(s));
     }
     let n: String = s.nfc().collect();
-    if n == s {
-        Ok(Cow::Borrowed(s))
-    } else {
-        Ok(Cow::Owned(n))
-    }
+    if n == s { Ok(Cow::Borrowed(s)) } else { Ok(Cow::Owned(n)) }
 }
 
 /// Writes one value canonically. `depth` is the nesting level of `v`
@@ -100,11 +96,7 @@ pub(crate) fn write_map_ref<S: Sink>(sink: &mut S, m: &Map, km: KeyMap, max_dept
 }
 
 fn check_depth(depth: usize, max_depth: usize) -> Result<()> {
-    if depth > max_depth {
-        Err(OmsError::corrupt(CorruptReason::DepthExceeded(max_depth)))
-    } else {
-        Ok(())
-    }
+    if depth > max_depth { Err(OmsError::corrupt(CorruptReason::DepthExceeded(max_depth))) } else { Ok(()) }
 }
 
 /// Adds a path segment to errors that carry a path.

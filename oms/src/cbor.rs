@@ -228,11 +228,7 @@ impl<'a> Reader<'a> {
 }
 
 fn finite(f: f64) -> Result<Value> {
-    if f.is_finite() {
-        Ok(Value::Float(f))
-    } else {
-        Err(OmsError::FloatInvalid { path: String::new() })
-    }
+    if f.is_finite() { Ok(Value::Float(f)) } else { Err(OmsError::FloatInvalid { path: String::new() }) }
 }
 
 /// Length in bytes of the CBOR data item at the start of `bytes`, tags

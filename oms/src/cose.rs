@@ -8,16 +8,16 @@
 
 use coset::cbor::value::Value as CborValue;
 use coset::{
-    iana, CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, Label, RegisteredLabelWithPrivate,
-    TaggedCborSerializable,
+    CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, Label, RegisteredLabelWithPrivate,
+    TaggedCborSerializable, iana,
 };
 use ed25519_dalek::{Signature, Signer, SigningKey};
 
 use crate::address::ContentAddress;
 use crate::did;
 use crate::error::{OmsError, Result};
-use crate::grain::{decode_with, DecodeOptions, Grain};
-use crate::header::{Header, FLAG_SIGNED};
+use crate::grain::{DecodeOptions, Grain, decode_with};
+use crate::header::{FLAG_SIGNED, Header};
 
 /// Content type of a wrapped MessagePack blob (§9.1).
 pub const CONTENT_TYPE_MSGPACK: &str = "application/vnd.mg+msgpack";

@@ -9,11 +9,11 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::address::{ct_eq, hex, ContentAddress};
+use crate::address::{ContentAddress, ct_eq, hex};
 use crate::canon::{self, KeyMap};
 use crate::error::{OmsError, Result};
 use crate::fields::Nested;
-use crate::grain::{decode, Grain};
+use crate::grain::{Grain, decode};
 use crate::msgpack::MsgPackSink;
 use crate::value::{Map, Value};
 

@@ -2,13 +2,13 @@
 //! and strict deserialization with round-trip fidelity (§22.6).
 
 use crate::address::ContentAddress;
-use crate::canon::{self, KeyMap, DEFAULT_MAX_DEPTH};
+use crate::canon::{self, DEFAULT_MAX_DEPTH, KeyMap};
 use crate::cbor::{self, CborSink};
 use crate::error::{CorruptReason, OmsError, Result};
 use crate::fields::{self, Nested};
 use crate::header::{
-    self, Header, Sensitivity, FLAG_CBOR, FLAG_COMPRESSED, FLAG_CONTENT_REFS, FLAG_EMBEDDING_REFS, FLAG_ENCRYPTED,
-    FLAG_SIGNED, HEADER_LEN, SENSITIVITY_SHIFT,
+    self, FLAG_CBOR, FLAG_COMPRESSED, FLAG_CONTENT_REFS, FLAG_EMBEDDING_REFS, FLAG_ENCRYPTED, FLAG_SIGNED, HEADER_LEN,
+    Header, SENSITIVITY_SHIFT, Sensitivity,
 };
 use crate::msgpack::{self, MsgPackSink};
 use crate::schema::{self, DATETIME_FIELDS};

@@ -30,7 +30,7 @@ pub mod value;
 pub use address::ContentAddress;
 pub use canon::DEFAULT_MAX_DEPTH;
 pub use error::{CorruptReason, OmsError, Result};
-pub use grain::{decode, decode_with, Blob, DecodeOptions, Encoding, Grain, HeaderOptions};
+pub use grain::{Blob, DecodeOptions, Encoding, Grain, HeaderOptions, decode, decode_with};
 pub use header::{Header, Sensitivity};
 pub use types::GrainType;
 pub use value::{Map, Value};

@@ -125,11 +125,7 @@ impl<'a> Reader<'a> {
 
     /// Guards allocations: every element needs at least one byte.
     fn plausible(&self, n: usize) -> Result<()> {
-        if n > self.buf.len().saturating_sub(self.pos) {
-            Err(truncated())
-        } else {
-            Ok(())
-        }
+        if n > self.buf.len().saturating_sub(self.pos) { Err(truncated()) } else { Ok(()) }
     }
 
     fn value(&mut self, depth: usize) -> Result<Value> {

@@ -182,7 +182,7 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
                         return Err(OmsError::schema(
                             "goal_state",
                             format!("must be one of {}", GOAL_STATES.join(", ")),
-                        ))
+                        ));
                     }
                 }
             }
@@ -212,7 +212,7 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
                         return Err(OmsError::schema(
                             "is_withdrawal",
                             format!("must be a boolean, got {}", other.kind()),
-                        ))
+                        ));
                     }
                 }
             }
@@ -238,15 +238,15 @@ fn common(f: &Fields<'_>) -> Result<()> {
         let name = name.as_str();
         match name {
             "superseded_by" | "system_valid_to" | "verification_status" | "access_count" | "last_accessed_at" => {
-                return Err(OmsError::schema(name, "must not be present in a blob: it is an index-layer field (§5.6)"))
+                return Err(OmsError::schema(name, "must not be present in a blob: it is an index-layer field (§5.6)"));
             }
             "created_at" => match v {
                 Value::Int(ms) if (0..=MAX_CREATED_AT_MS).contains(ms) => {}
                 Value::Int(ms) => {
-                    return Err(OmsError::range(name, format!("{ms} ms is outside 1970..2106 (u32 seconds)")))
+                    return Err(OmsError::range(name, format!("{ms} ms is outside 1970..2106 (u32 seconds)")));
                 }
                 other => {
-                    return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", other.kind())))
+                    return Err(OmsError::schema(name, format!("must be epoch milliseconds, got {}", other.kind())));
                 }
             },
             "valid_from" | "valid_to" | "system_valid_from" if !matches!(v, Value::Int(_)) => {
@@ -317,7 +317,7 @@ fn refs(f: &Fields<'_>) -> Result<()> {
                 return Err(OmsError::schema(
                     "related_to",
                     format!("relation_type {rt:?} is not in the closed vocabulary (§14.3)"),
-                ))
+                ));
             }
             None => return Err(OmsError::schema("related_to", "entry is missing relation_type")),
         }
@@ -374,7 +374,7 @@ fn action(f: &Fields<'_>) -> Result<()> {
             return Err(OmsError::schema(
                 "action_phase",
                 format!("{other:?} is not one of definition, call, result (or absent)"),
-            ))
+            ));
         }
     }
     if let Some(v) = f.get("is_error") {

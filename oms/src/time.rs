@@ -60,11 +60,7 @@ pub fn parse_rfc3339_ms(s: &str) -> Option<i64> {
                 return None;
             }
             let m = oh * 60 + om;
-            if *sign == b'+' {
-                m
-            } else {
-                -m
-            }
+            if *sign == b'+' { m } else { -m }
         }
         _ => return None,
     };

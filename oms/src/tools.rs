@@ -2,12 +2,12 @@
 //! command stays a thin layer: recognising what bytes a user handed over,
 //! and rendering results as JSON or text.
 
-use serde_json::{json, Value as Json};
+use serde_json::{Value as Json, json};
 
-use crate::address::{hex, unhex, ContentAddress};
+use crate::address::{ContentAddress, hex, unhex};
 use crate::cose;
 use crate::error::{CorruptReason, OmsError, Result};
-use crate::grain::{decode, Blob, Grain};
+use crate::grain::{Blob, Grain, decode};
 use crate::json::{map_to_json, parse_json};
 use crate::mg::{self, MgReport};
 

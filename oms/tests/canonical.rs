@@ -3,7 +3,7 @@
 
 use oms::address::hex;
 use oms::fields::{self, Nested, TOP_LEVEL_TABLES};
-use oms::{decode, msgpack, Grain, Map, Value};
+use oms::{Grain, Map, Value, decode, msgpack};
 
 fn base(ty: &str) -> Map {
     let mut m = Map::new();

@@ -3,7 +3,7 @@
 
 use oms::address::ContentAddress;
 use oms::header::namespace_hash;
-use oms::{decode, CorruptReason, Grain, OmsError};
+use oms::{CorruptReason, Grain, OmsError, decode};
 use rmpv::Value as Mp;
 
 /// A blob with a correct header for the payload, unless the caller patches it.

@@ -5,7 +5,7 @@ use std::io::Cursor;
 
 use ed25519_dalek::SigningKey;
 use oms::cose::sign_grain;
-use oms::mg::{self, pack, read_entry_at, verify, IndexState, Manifest, MgFile, PackOptions};
+use oms::mg::{self, IndexState, Manifest, MgFile, PackOptions, pack, read_entry_at, verify};
 use oms::{ContentAddress, Grain};
 
 fn grain(i: u64) -> Grain {

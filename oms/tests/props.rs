@@ -2,7 +2,7 @@
 //! the address is SHA-256 of the bytes, an independent MessagePack decoder
 //! (`rmpv`) agrees with ours, and no input makes a decoder panic.
 
-use oms::{decode, msgpack, ContentAddress, Encoding, Grain, Map, Value};
+use oms::{ContentAddress, Encoding, Grain, Map, Value, decode, msgpack};
 use proptest::prelude::*;
 use rmpv::Value as Mp;
 

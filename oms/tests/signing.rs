@@ -1,11 +1,11 @@
 //! COSE Sign1 round trips, bad signatures, algorithm values, the signed-flag
 //! rule (§9.2) and selective disclosure (§10).
 
-use coset::{iana, CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, TaggedCborSerializable};
+use coset::{CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, TaggedCborSerializable, iana};
 use ed25519_dalek::{Signer, SigningKey};
 use oms::cose::{self, sign_blob, sign_grain, verify};
 use oms::disclosure::{self, disclose, elision_hash, verify_disclosure, verify_revealed};
-use oms::{decode, did, Grain, OmsError, Value};
+use oms::{Grain, OmsError, Value, decode, did};
 
 fn key(seed: u8) -> SigningKey {
     SigningKey::from_bytes(&[seed; 32])

@@ -1,8 +1,8 @@
 //! Store persistence through `.mg` files, the chain property on generated
 //! operation sequences, and concurrent readers during supersession.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ed25519_dalek::SigningKey;
 use oms::cose::sign_grain;

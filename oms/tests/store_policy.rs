@@ -5,7 +5,7 @@ use ed25519_dalek::SigningKey;
 use oms::cose::{sign_grain, sign_payload};
 use oms::store::policy::{contradict_auth_payload, supersede_auth_payload};
 use oms::store::{Query, Store, StoreConfig};
-use oms::{did, ContentAddress, Grain, Map, Value};
+use oms::{ContentAddress, Grain, Map, Value, did};
 
 const NOW: i64 = 1_800_000_000_000;
 

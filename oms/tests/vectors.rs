@@ -1,7 +1,7 @@
 //! OMS §21 test vectors, byte for byte where the spec gives bytes.
 
 use oms::address::{hex, unhex};
-use oms::{decode, Grain};
+use oms::{Grain, decode};
 
 const DID: &str = "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK";
 

@@ -92,7 +92,7 @@ impl IndexState {
                         return Err(OmsError::schema(
                             "verification_status",
                             format!("must be one of {}", VERIFICATION_STATUSES.join(", ")),
-                        ))
+                        ));
                     }
                 },
                 "ac" => {
@@ -117,11 +117,7 @@ fn int(v: &Value, field: &str) -> Result<i64> {
 pub(crate) fn encode(manifest: &Manifest, use_cbor: bool) -> Result<Vec<u8>> {
     let m: Map = manifest.iter().map(|(a, s)| (a.to_hex(), s.to_value())).collect();
     let v = Value::Map(m);
-    if use_cbor {
-        cbor::encode_value(&v)
-    } else {
-        msgpack::encode_value(&v)
-    }
+    if use_cbor { cbor::encode_value(&v) } else { msgpack::encode_value(&v) }
 }
 
 /// Decodes a manifest; it must be canonical (re-encoding gives the same bytes).

@@ -14,18 +14,18 @@ mod read;
 mod verify;
 mod write;
 
-pub use frame::{decode_frames, encode_frames, write_end, write_frame, FrameReader, DEFAULT_MAX_FRAME};
+pub use frame::{DEFAULT_MAX_FRAME, FrameReader, decode_frames, encode_frames, write_end, write_frame};
 pub use manifest::{IndexState, Manifest, VERIFICATION_STATUSES};
-pub use read::{read_entry_at, MgFile};
-pub use verify::{verify, EntryReport, MgReport};
-pub use write::{pack, PackOptions};
+pub use read::{MgFile, read_entry_at};
+pub use verify::{EntryReport, MgReport, verify};
+pub use write::{PackOptions, pack};
 
 use crate::address::ContentAddress;
 use crate::cose;
 use crate::error::{CorruptReason, OmsError, Result};
-use crate::grain::{decode_with, DecodeOptions, Grain};
-use crate::header::{Header, HEADER_LEN};
-use crate::{cbor, msgpack, DEFAULT_MAX_DEPTH};
+use crate::grain::{DecodeOptions, Grain, decode_with};
+use crate::header::{HEADER_LEN, Header};
+use crate::{DEFAULT_MAX_DEPTH, cbor, msgpack};
 
 /// File magic: "MG" followed by format version 1.
 pub const MAGIC: [u8; 3] = *b"MG\x01";
@@ -101,7 +101,7 @@ impl FileHeader {
             (false, CODEC_NONE) | (true, CODEC_ZSTD) => {}
             (true, CODEC_LZ4) => return Err(OmsError::Unsupported { feature: "lz4 compression".into() }),
             (c, codec) => {
-                return Err(container(format!("compressed flag {} disagrees with codec 0x{codec:02x}", u8::from(c))))
+                return Err(container(format!("compressed flag {} disagrees with codec 0x{codec:02x}", u8::from(c))));
             }
         }
         Ok(h)

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::io::{Read, Seek, SeekFrom};
 
 use super::manifest::{self, Manifest};
-use super::{container, entry_len, FileHeader, FILE_HEADER_LEN, FOOTER_LEN};
+use super::{FILE_HEADER_LEN, FOOTER_LEN, FileHeader, container, entry_len};
 use crate::address::ct_eq;
 use crate::error::{CorruptReason, OmsError, Result};
 use sha2::{Digest, Sha256};
@@ -122,7 +122,7 @@ fn check_offsets(offsets: &[u32], base: usize, region_len: usize) -> Result<()> 
         None if region_len == 0 => return Ok(()),
         None => return Err(container("grain region present but grain count is 0")),
         Some(first) if *first as usize != base => {
-            return Err(container(format!("first offset {first} should be {base}")))
+            return Err(container(format!("first offset {first} should be {base}")));
         }
         Some(_) => {}
     }

@@ -6,11 +6,11 @@
 use std::collections::HashSet;
 
 use super::read::MgFile;
-use super::{entry_info, FLAG_DEDUPLICATED, FLAG_SORTED};
+use super::{FLAG_DEDUPLICATED, FLAG_SORTED, entry_info};
 use crate::address::ContentAddress;
 use crate::cose;
 use crate::error::{OmsError, Result};
-use crate::grain::{decode, Grain};
+use crate::grain::{Grain, decode};
 
 /// The outcome for one grain.
 #[derive(Debug, Clone, PartialEq)]

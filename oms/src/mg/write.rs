@@ -4,7 +4,7 @@ use sha2::{Digest, Sha256};
 
 use super::manifest::{self, Manifest};
 use super::{
-    container, entry_grain, entry_info, FileHeader, CODEC_NONE, CODEC_ZSTD, FIELD_MAP_VERSION, FILE_HEADER_LEN,
+    CODEC_NONE, CODEC_ZSTD, FIELD_MAP_VERSION, FILE_HEADER_LEN, FileHeader, container, entry_grain, entry_info,
 };
 use super::{FLAG_COMPRESSED, FLAG_DEDUPLICATED, FLAG_MANIFEST, FLAG_SORTED};
 use crate::address::ContentAddress;

@@ -11,7 +11,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::record::{str_field, Record};
+use super::record::{Record, str_field};
 use crate::value::Value;
 
 /// Internal id of a grain: its position in the store's record table.

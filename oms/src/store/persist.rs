@@ -2,11 +2,11 @@
 //! manifest, §11.7) and save it back. Loading checks the whole file before
 //! touching the store, so a corrupt file loads nothing.
 
-use super::record::{parse_entry, Parsed};
+use super::record::{Parsed, parse_entry};
 use super::{Store, StoreConfig};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
-use crate::mg::{pack, IndexState, Manifest, MgFile, PackOptions};
+use crate::mg::{IndexState, Manifest, MgFile, PackOptions, pack};
 
 /// How to save a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -9,7 +9,7 @@ use std::collections::{HashSet, VecDeque};
 
 use super::indexes::Id;
 use super::policy::{is_protective, scope};
-use super::record::{derived_from, Record};
+use super::record::{Record, derived_from};
 use super::{Inner, MAX_HOPS};
 use crate::grain::Grain;
 

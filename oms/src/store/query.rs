@@ -4,11 +4,11 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use serde_json::{json, Value as Json};
+use serde_json::{Value as Json, json};
 use sha2::{Digest, Sha256};
 
 use super::record::{GrainBody, Record};
-use crate::address::{hex, unhex, ContentAddress};
+use crate::address::{ContentAddress, hex, unhex};
 use crate::error::{OmsError, Result};
 use crate::grain::Grain;
 use crate::mg::IndexState;
@@ -283,11 +283,7 @@ pub(crate) fn sort_records(items: &mut [(&Record, f64)], keys: &[SortKey], by_sc
             let o = match (&va, &vb) {
                 (Some(x), Some(y)) => {
                     let o = compare(x, y).unwrap_or_else(|| x.kind().cmp(y.kind()));
-                    if k.descending {
-                        o.reverse()
-                    } else {
-                        o
-                    }
+                    if k.descending { o.reverse() } else { o }
                 }
                 (Some(_), None) => Ordering::Less,
                 (None, Some(_)) => Ordering::Greater,

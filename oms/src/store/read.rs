@@ -5,10 +5,10 @@ use std::collections::HashSet;
 
 use super::indexes::{Id, Key, Pair};
 use super::query::{
-    decode_cursor, encode_cursor, fingerprint, sort_records, CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey,
+    CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, decode_cursor, encode_cursor, fingerprint, sort_records,
 };
 use super::record::Record;
-use super::{search, stored, Inner, Store, Stored};
+use super::{Inner, Store, Stored, search, stored};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::value::Value;

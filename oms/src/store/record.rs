@@ -2,13 +2,13 @@
 //! decoded form, and the mutable index layer of §5.6 / §28.3, which never
 //! touches the blob or its address.
 
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
 use crate::address::ContentAddress;
 use crate::cose;
 use crate::error::Result;
-use crate::grain::{decode, Grain};
+use crate::grain::{Grain, decode};
 use crate::mg::IndexState;
 use crate::value::{Map, Value};
 

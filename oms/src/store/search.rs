@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::indexes::{Id, IntMap, Symbols};

@@ -3,13 +3,13 @@
 //! checks everything, and only then mutates, so it is all or nothing.
 
 use super::indexes::{Id, Key};
-use super::policy::{self, contradict_auth_payload, supersede_auth_payload, Op, Permit, Proof};
-use super::policy_walk::{guards, Guard, Relation};
+use super::policy::{self, Op, Permit, Proof, contradict_auth_payload, supersede_auth_payload};
+use super::policy_walk::{Guard, Relation, guards};
 use super::record::{
-    derived_from, parse_entry, str_field, Parsed, Record, EXTRA_CONTRADICTED, EXTRA_INHERITED_POLICY, EXTRA_REVIEW,
+    EXTRA_CONTRADICTED, EXTRA_INHERITED_POLICY, EXTRA_REVIEW, Parsed, Record, derived_from, parse_entry, str_field,
 };
 use super::{Inner, Store};
-use crate::address::{unhex, ContentAddress};
+use crate::address::{ContentAddress, unhex};
 use crate::cose;
 use crate::error::{OmsError, Result};
 use crate::grain::Grain;
