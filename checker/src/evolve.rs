@@ -8,6 +8,7 @@
 
 use crate::context::{Amend, Checker};
 use crate::limits::{text_length, too_many};
+use crate::operators::walk_value;
 use crate::render::code_list;
 use crate::statements::target;
 use crate::values::{Typed, Want, check_value};
@@ -33,6 +34,7 @@ pub(crate) fn check_add<'q>(cx: &mut Checker<'q>, a: &'q Add) {
             ),
         )
         .help("Events, actions, states and the other types are records the system writes itself.")
+        .example("ADD belief SET subject = \"alice\" SET relation = \"mg:did\" SET object = \"…\" REASON \"…\"")
         .valid(addable);
     }
     let allowed: Vec<&'static EvolveField> = fields::add_fields(g).collect();
@@ -136,6 +138,7 @@ fn sets<'q>(
             )
             .help("Remove this SET clause; the grain gets the token's namespace and user.")
             .valid(names.iter().copied());
+            walk_value(cx, &c.value);
             continue;
         }
         let Some(f) = allowed.iter().find(|f| f.name == name) else {
@@ -150,6 +153,7 @@ fn sets<'q>(
                 d.help(format!("{statement} can SET {}.", code_list(&names)));
             }
             d.valid(names.iter().copied());
+            walk_value(cx, &c.value);
             continue;
         };
         if let Some(first) = clauses[..i].iter().find(|p| p.field.name == name) {
@@ -157,6 +161,7 @@ fn sets<'q>(
             cx.error(Code::E017, c.field.span, format!("`{name}` is SET twice."))
                 .help("Set each field once.")
                 .note(first.field.span, "first SET here");
+            walk_value(cx, &c.value);
             continue;
         }
         check_value(cx, &c.value, Want::Of(Typed::evolve(f)));

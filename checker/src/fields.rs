@@ -178,13 +178,24 @@ fn valid_names(grain: Option<GrainType>, use_: Use) -> Vec<&'static str> {
 
 fn incapable(cx: &mut Checker<'_>, grain: Option<GrainType>, field: &FieldRef, f: &FieldInfo, use_: Use) {
     let valid = valid_names(grain, use_);
-    cx.error(
+    let d = cx.error(
         Code::E021,
         field.span,
         format!("`{}` is not {}, so it cannot be used in {} (Appendix E).", f.name, use_.ability(), use_.clause()),
-    )
-    .help(format!("{} takes {}.", use_.clause(), code_list(&valid)))
-    .valid(valid);
+    );
+    d.help(format!("{} takes {}.", use_.clause(), code_list(&valid)));
+    if let Some(first) = valid.first() {
+        let example = match use_ {
+            Use::Sort => format!("| ORDER BY {first} DESC"),
+            Use::Group => format!("| GROUP BY {first}"),
+            Use::Select => format!("| SELECT {first}"),
+            Use::Project => format!("| PROJECT attr({first})"),
+            Use::Dedup => format!("WITH dedup({first})"),
+            Use::Where => String::new(),
+        };
+        d.example(example);
+    }
+    d.valid(valid);
 }
 
 fn unknown(cx: &mut Checker<'_>, grain: Option<GrainType>, field: &FieldRef, use_: Use) {
@@ -229,6 +240,7 @@ fn not_on_grain_type(cx: &mut Checker<'_>, scope: &Scope, field: &FieldRef, owne
         declared.grain_type.plural()
     ))
     .note(declared.span, format!("{} declared here", declared.grain_type.plural()))
+    .example(format!("RECALL {first_owner} WHERE {} = …", field.name))
     .valid(valid);
 }
 

@@ -8,12 +8,18 @@
 //! type other than events.
 
 use crate::context::{Amend, Checker};
-use cal_grammar::{Code, GrainType, Span};
+use cal_grammar::{Code, Diagnostic, GrainType, Span};
 use cal_parser::ast::{Recall, StageKind};
 
 /// Checks the shortcut combinations of one RECALL.
 pub(crate) fn check(cx: &mut Checker<'_>, r: &Recall) {
     if let (Some(about), Some(like)) = (&r.about, &r.like) {
+        let plural = r.grain_type.map_or(String::new(), |g| format!("{} ", g.grain_type.plural()));
+        let example = format!(
+            "RECALL {plural}ABOUT {} WHERE query = {}",
+            crate::render::quote(&about.value),
+            crate::render::quote(&like.value)
+        );
         pair(
             cx,
             ("ABOUT", about.span),
@@ -22,29 +28,34 @@ pub(crate) fn check(cx: &mut Checker<'_>, r: &Recall) {
                 "ABOUT already searches by subject and falls back to semantic search; to add a semantic search write `WHERE query = {}` instead of LIKE.",
                 crate::render::quote_short(&like.value)
             ),
-        );
+        )
+        .example(example);
     }
     if let Some(n) = r.recent {
         for s in &r.pipeline {
             match &s.kind {
-                StageKind::Limit(_) => pair(
-                    cx,
-                    ("RECENT", n.span),
-                    ("LIMIT", s.span),
-                    format!(
-                        "RECENT {} already means `| ORDER BY time DESC | LIMIT {}`; keep one of them.",
-                        n.value, n.value
-                    ),
-                ),
-                StageKind::OrderBy { .. } => pair(
-                    cx,
-                    ("RECENT", n.span),
-                    ("ORDER BY", s.span),
-                    format!(
-                        "RECENT {} orders by time; drop ORDER BY, or replace RECENT with `| ORDER BY … | LIMIT {}`.",
-                        n.value, n.value
-                    ),
-                ),
+                StageKind::Limit(_) => {
+                    pair(
+                        cx,
+                        ("RECENT", n.span),
+                        ("LIMIT", s.span),
+                        format!(
+                            "RECENT {} already means `| ORDER BY time DESC | LIMIT {}`; keep one of them.",
+                            n.value, n.value
+                        ),
+                    );
+                }
+                StageKind::OrderBy { .. } => {
+                    pair(
+                        cx,
+                        ("RECENT", n.span),
+                        ("ORDER BY", s.span),
+                        format!(
+                            "RECENT {} orders by time; drop ORDER BY, or replace RECENT with `| ORDER BY … | LIMIT {}`.",
+                            n.value, n.value
+                        ),
+                    );
+                }
                 _ => {}
             }
         }
@@ -113,7 +124,7 @@ pub(crate) fn check(cx: &mut Checker<'_>, r: &Recall) {
 }
 
 /// Reports CAL-E060 on the later of two shortcuts that cannot be combined.
-fn pair(cx: &mut Checker<'_>, a: (&str, Span), b: (&str, Span), help: String) {
+fn pair<'c>(cx: &'c mut Checker<'_>, a: (&str, Span), b: (&str, Span), help: String) -> &'c mut Diagnostic {
     let (first, second) = if a.1.start <= b.1.start { (a, b) } else { (b, a) };
     cx.error(
         Code::E060,
@@ -124,5 +135,5 @@ fn pair(cx: &mut Checker<'_>, a: (&str, Span), b: (&str, Span), help: String) {
         ),
     )
     .help(help)
-    .note(first.1, format!("{} is here", first.0));
+    .note(first.1, format!("{} is here", first.0))
 }

@@ -38,6 +38,7 @@ fn extends(cx: &mut Checker<'_>, parent: &Ident) {
                 format!("A template cannot extend `{name}`: the data preset outputs structural JSON, not template text (§10.7)."),
             )
             .help("Extend structured, readable or compact.")
+            .example("DEFINE TEMPLATE my_template EXTENDS structured ELEMENT { {{grain.content}} }")
             .valid(PRESETS);
         }
         Some(f) => {
@@ -71,7 +72,8 @@ fn extends(cx: &mut Checker<'_>, parent: &Ident) {
                     d.help(format!("Did you mean `{p}`?")).fix(p);
                 }
                 None => {
-                    d.help("Copy the sections you need from the other template, and extend structured, readable or compact.");
+                    d.help("Copy the sections you need from the other template, and extend structured, readable or compact.")
+                        .example("DEFINE TEMPLATE my_template EXTENDS readable ELEMENT { {{grain.content}} }");
                 }
             }
         }
