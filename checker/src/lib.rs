@@ -18,7 +18,8 @@
 //! * [`check_document`] — a parsed `.cal` [`Document`], as an editor holds it;
 //! * [`analyze`] — text in, parse *and* check diagnostics out, with examples
 //!   completed from the replacements. `cal check` and the language server call
-//!   this, so both always report the same thing.
+//!   this (or [`analyze_bytes`] for raw input), so both always report the same
+//!   thing.
 //!
 //! Parameter bindings ([`Params`]) are optional: with them, every `$name`
 //! must be bound (CAL-E008) and bound values are checked where they are used;
