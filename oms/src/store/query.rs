@@ -268,9 +268,19 @@ impl View {
     }
 }
 
-/// Sorts records by the keys, missing values last, then address ascending.
-pub(crate) fn sort_records(items: &mut [(&Record, f64)], keys: &[SortKey], by_score: bool) {
-    items.sort_by(|(a, sa), (b, sb)| {
+/// Sorts records by the keys, missing values last, then address ascending,
+/// and keeps the first `keep` (all when `None`). Sort keys are extracted once
+/// per record, and when only a page is wanted the page is selected in linear
+/// time before sorting it.
+pub(crate) fn sort_records<'a>(
+    items: Vec<(&'a Record, f64)>,
+    keys: &[SortKey],
+    by_score: bool,
+    keep: Option<usize>,
+) -> Vec<(&'a Record, f64)> {
+    let mut keyed: Vec<(Vec<Option<Value>>, &'a Record, f64)> =
+        items.into_iter().map(|(r, s)| (keys.iter().map(|k| sort_value(r, &k.field)).collect(), r, s)).collect();
+    let cmp = |(ka, a, sa): &(Vec<Option<Value>>, &Record, f64), (kb, b, sb): &(Vec<Option<Value>>, &Record, f64)| {
         if by_score {
             if let Some(o) = sb.partial_cmp(sa) {
                 if o != Ordering::Equal {
@@ -278,9 +288,8 @@ pub(crate) fn sort_records(items: &mut [(&Record, f64)], keys: &[SortKey], by_sc
                 }
             }
         }
-        for k in keys {
-            let (va, vb) = (field_value(a, &k.field), field_value(b, &k.field));
-            let o = match (&va, &vb) {
+        for ((va, vb), k) in ka.iter().zip(kb).zip(keys) {
+            let o = match (va, vb) {
                 (Some(x), Some(y)) => {
                     let o = compare(x, y).unwrap_or_else(|| x.kind().cmp(y.kind()));
                     if k.descending { o.reverse() } else { o }
@@ -294,7 +303,25 @@ pub(crate) fn sort_records(items: &mut [(&Record, f64)], keys: &[SortKey], by_sc
             }
         }
         a.address.cmp(&b.address)
-    });
+    };
+    if let Some(k) = keep {
+        if k == 0 {
+            keyed.clear();
+        } else if k < keyed.len() {
+            keyed.select_nth_unstable_by(k - 1, cmp);
+            keyed.truncate(k);
+        }
+    }
+    keyed.sort_unstable_by(cmp);
+    keyed.into_iter().map(|(_, r, s)| (r, s)).collect()
+}
+
+/// A sort key value; `created_at` is read without cloning the field map entry.
+fn sort_value(r: &Record, field: &str) -> Option<Value> {
+    match field {
+        "created_at" => r.body.grain.created_at().map(Value::from),
+        _ => field_value(r, field),
+    }
 }
 
 /// A fingerprint of the query shape, so a cursor cannot be replayed against

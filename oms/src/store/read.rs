@@ -57,16 +57,17 @@ impl Store {
         let inner = self.read();
         let fp = fingerprint(q, None);
         let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
-        let mut matches: Vec<(&Record, f64)> = candidates(&inner, &q.filters)
+        let matches: Vec<(&Record, f64)> = candidates(&inner, &q.filters)
             .filter_map(|id| inner.record(id))
             .filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
             .map(|r| (r, 1.0))
             .collect();
         let default_sort = [SortKey { field: "created_at".into(), descending: true }];
         let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
-        sort_records(&mut matches, keys, false);
+        let total = matches.len();
+        let matches = sort_records(matches, keys, false, q.limit.map(|l| offset.saturating_add(l)));
         let fields = filter_fields(&q.filters);
-        Ok(self.page(matches, offset, q.limit, fp, |_| fields.clone()))
+        Ok(self.page(matches, total, offset, q.limit, fp, |_| fields.clone()))
     }
 
     /// `search` (§28.4): BM25 text relevance combined with structured
@@ -88,9 +89,10 @@ impl Store {
                 m.1 /= best;
             }
         }
-        sort_records(&mut matches, &q.sort, q.sort.is_empty());
+        let total = matches.len();
+        let matches = sort_records(matches, &q.sort, q.sort.is_empty(), q.limit.map(|l| offset.saturating_add(l)));
         let fields = filter_fields(&q.filters);
-        Ok(self.page(matches, offset, q.limit, fp, |r| {
+        Ok(self.page(matches, total, offset, q.limit, fp, |r| {
             let mut f = search::matched_fields(&r.body.grain, text);
             for x in &fields {
                 if !f.contains(x) {
@@ -101,15 +103,17 @@ impl Store {
         }))
     }
 
+    /// Cuts the page `offset..offset+limit` out of `matches` (which holds at
+    /// least that prefix, sorted) of `total` results.
     fn page(
         &self,
         matches: Vec<(&Record, f64)>,
+        total: usize,
         offset: usize,
         limit: Option<usize>,
         fp: [u8; 8],
         fields: impl Fn(&Record) -> Vec<String>,
     ) -> ResultEnvelope {
-        let total = matches.len();
         let end = limit.map_or(total, |l| offset.saturating_add(l).min(total));
         let now = self.now();
         let results = matches

@@ -36,13 +36,20 @@ pub fn tokenize(text: &str) -> Vec<String> {
     };
     nfc.unicode_words()
         .map(|w| {
-            let lower = w.to_lowercase();
+            let lower = fold(w);
             match stemmer().stem(&lower) {
                 std::borrow::Cow::Borrowed(b) if b.len() == lower.len() => lower,
                 stem => stem.into_owned(),
             }
         })
         .collect()
+}
+
+/// Case folding: lowercase, plus the two common full-folding cases that
+/// lowercase misses (ß → ss, final sigma ς → σ).
+fn fold(w: &str) -> String {
+    let lower = w.to_lowercase();
+    if lower.is_ascii() { lower } else { lower.replace('ß', "ss").replace('ς', "σ") }
 }
 
 /// `humanize()` of CAL §10.3.3: strip a namespace prefix, underscores to spaces.
@@ -234,6 +241,8 @@ mod tests {
         assert_eq!(tokenize("Running RUNS run"), ["run", "run", "run"]);
         assert_eq!(tokenize("Cafe\u{301} café"), ["café", "café"]);
         assert_eq!(tokenize("dark-mode, please!"), ["dark", "mode", "pleas"]);
+        assert_eq!(tokenize("STRASSE Straße"), tokenize("strasse strasse"));
+        assert_eq!(tokenize("ΟΔΟΣ οδος"), tokenize("οδοσ οδοσ"));
     }
 
     #[test]
