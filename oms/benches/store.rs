@@ -136,6 +136,17 @@ fn query_by_subject_relation(b: Bencher) {
     });
 }
 
+/// A large-result query (CAL `RECALL beliefs RECENT 10`): every belief is a
+/// match, the page is selected without sorting all of them.
+#[divan::bench(sample_count = 10)]
+fn query_recent_10_of_all(b: Bencher) {
+    let f = fixture();
+    b.bench_local(|| {
+        let q = Query { filters: vec![Filter::Type(oms::GrainType::Belief)], limit: Some(10), ..Query::default() };
+        black_box(f.store.query(&q).expect("query"))
+    });
+}
+
 #[divan::bench]
 fn search_two_words(b: Bencher) {
     let f = fixture();
