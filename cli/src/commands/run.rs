@@ -1,0 +1,210 @@
+//! `cal run [--store FILE.mg …] [--now RFC3339] [--user ID] [--namespace NS]
+//! [--param k=v …] [--format json|text] [QUERY | -f FILE]`: parse, check, plan
+//! and execute queries against a memory — the built-in demo memory when no
+//! `--store` is given — and print each response (§14.1 envelope).
+//!
+//! Exit status: 0 when every query ran, 1 when the input has errors (printed
+//! as `cal check` prints them) or a query failed at run time, 2 for usage or
+//! I/O problems. [`Session`] is shared with `cal explain` and `cal repl`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use cal_checker::Params;
+use cal_grammar::Diagnostic;
+use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade, Response, Timing, demo};
+use cal_parser::ast::Document;
+use oms::store::Store;
+
+use crate::{input, render};
+
+/// How responses are printed.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// The JSON envelope, pretty-printed (one object per query; an array for several).
+    #[default]
+    Json,
+    /// A compact view for reading at a terminal.
+    Text,
+}
+
+/// Options shared by `cal run`, `cal explain` and `cal repl`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SessionArgs {
+    /// A `.mg` memory file to query (repeat to merge several); the built-in demo memory when absent.
+    #[arg(long = "store", value_name = "FILE.mg")]
+    pub stores: Vec<PathBuf>,
+    /// The clock: "now" for time expressions such as "last 7 days" (RFC 3339). Defaults to the
+    /// demo memory's now (2026-03-06T12:00:00Z) for the demo, else the system time.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+    /// The user on whose behalf queries run (`MY`, `$current_user_id`).
+    #[arg(long, value_name = "ID")]
+    pub user: Option<String>,
+    /// Confine every query to this namespace, as a capability token would (§18.3).
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Bind a parameter: `--param limit=5`, `--param name='"alice"'` (JSON values; other text is a string).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Report `duration_ms` as 0, so that repeated runs print identical bytes (§17.4).
+    #[arg(long)]
+    pub no_timing: bool,
+}
+
+/// Arguments of `cal run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The query, as text/cal or application/json+cal. Without it, queries are read from -f FILE or standard input.
+    pub query: Option<String>,
+    /// Read the queries (separated by `;`) from FILE; `-` for standard input.
+    #[arg(short = 'f', long = "file", value_name = "FILE", conflicts_with = "query")]
+    pub file: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
+    pub format: OutputFormat,
+    /// The `next_cursor` of a previous response to the same query: print the next page.
+    #[arg(long, value_name = "CURSOR")]
+    pub cursor: Option<String>,
+    #[command(flatten)]
+    /// Memory, clock, user and parameters.
+    pub session: SessionArgs,
+}
+
+/// A loaded memory with the options every query of the invocation runs with.
+pub struct Session {
+    /// The interpreter over the memory.
+    pub interp: Interpreter<OmsFacade>,
+    /// Clock, user, parameters.
+    pub opts: ExecOptions,
+    /// The same parameters for the checker.
+    pub params: Params,
+    /// `demo` or the store files, for messages.
+    pub label: String,
+}
+
+impl Session {
+    /// Loads the stores (or the demo memory) and resolves the options.
+    pub fn open(args: &SessionArgs) -> Result<Session, String> {
+        let demo_memory = args.stores.is_empty();
+        let now_ms = match &args.now {
+            Some(t) => {
+                oms::time::parse_rfc3339_ms(t).ok_or_else(|| format!("--now {t:?} is not an RFC 3339 date-time"))?
+            }
+            None if demo_memory => demo::NOW_MS,
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX)),
+        };
+        let store = if demo_memory {
+            demo::load(now_ms).map_err(|e| format!("the built-in demo memory does not load: {e}"))?
+        } else {
+            let store = Store::new(demo::config(now_ms));
+            for path in &args.stores {
+                let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                store.import(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            store
+        };
+        let mut params = Params::from_args(&args.params).map_err(|e| e.to_string())?;
+        if let Some(user) = &args.user {
+            if params.get(cal_planner::CURRENT_USER_PARAM).is_none() {
+                params.bind(cal_planner::CURRENT_USER_PARAM, serde_json::Value::String(user.clone()));
+            }
+        }
+        let opts = ExecOptions {
+            now_ms,
+            user: args.user.clone(),
+            params: params.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+            timing: if args.no_timing { Timing::Fixed(0) } else { Timing::Measured },
+            cursor: None,
+        };
+        let config = InterpConfig { namespace: args.namespace.clone(), ..InterpConfig::default() };
+        let label = if demo_memory {
+            "demo".to_string()
+        } else {
+            args.stores.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        };
+        Ok(Session { interp: Interpreter::new(OmsFacade::new(Arc::new(store)), config), opts, params, label })
+    }
+
+    /// Parses and checks a text (text/cal, or application/json+cal when it starts with `{` or `[`).
+    /// Errors (and warnings) are printed as `cal check` prints them; `None` when there are errors.
+    pub fn check(&self, name: &str, text: &str) -> Option<Document> {
+        let trimmed = text.trim_start();
+        let (document, diagnostics): (Option<Document>, Vec<Diagnostic>) =
+            if trimmed.starts_with('{') || trimmed.starts_with('[') {
+                match cal_parser::json::from_json_text(text) {
+                    Ok(doc) => {
+                        let d = cal_checker::check_document(&doc, Some(&self.params));
+                        (Some(doc), d)
+                    }
+                    Err(d) => (None, d),
+                }
+            } else {
+                let a = cal_checker::analyze(text, Some(&self.params));
+                (a.document, a.diagnostics)
+            };
+        render::eprint_diagnostics(name, text, &diagnostics);
+        if diagnostics.iter().any(Diagnostic::is_error) { None } else { document }
+    }
+}
+
+/// Prints responses; returns whether any failed. Runtime errors are also shown as code frames.
+pub fn print(name: &str, source: &str, responses: &[Response], format: OutputFormat) -> bool {
+    let failed = responses.iter().any(Response::is_error);
+    match format {
+        OutputFormat::Json => {
+            let text = match responses {
+                [one] => one.to_pretty(),
+                many => serde_json::to_string_pretty(&many.iter().map(|r| r.json.clone()).collect::<Vec<_>>())
+                    .unwrap_or_default(),
+            };
+            println!("{text}");
+        }
+        OutputFormat::Text => {
+            for r in responses {
+                print!("{}", cal_interp::text::render(r));
+            }
+        }
+    }
+    for r in responses {
+        if let Some(d) = &r.error {
+            render::eprint_diagnostics(name, source, std::slice::from_ref(d));
+        }
+        if !r.warnings.is_empty() && format == OutputFormat::Text {
+            render::eprint_diagnostics(name, source, &r.warnings);
+        }
+    }
+    failed
+}
+
+/// Reads the query text: the argument, -f FILE, or standard input.
+pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>) -> Result<(String, String), String> {
+    if let Some(q) = query {
+        return Ok(("<query>".into(), q.clone()));
+    }
+    let input = input::read(file)?;
+    let text = String::from_utf8(input.bytes).map_err(|_| format!("{} is not UTF-8 (CAL-E070)", input.name))?;
+    Ok((input.name, text))
+}
+
+/// Runs `cal run`.
+pub fn run(args: &RunArgs) -> ExitCode {
+    let mut session = match Session::open(&args.session) {
+        Ok(s) => s,
+        Err(e) => return super::usage_error(&e),
+    };
+    session.opts.cursor = args.cursor.clone();
+    let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
+        Ok(x) => x,
+        Err(e) => return super::usage_error(&e),
+    };
+    let Some(document) = session.check(&name, &text) else { return super::invalid() };
+    if document.queries.is_empty() {
+        return super::usage_error("no query to run");
+    }
+    let responses: Vec<Response> = document.queries.iter().map(|q| session.interp.execute(q, &session.opts)).collect();
+    if print(&name, &text, &responses, args.format) { super::invalid() } else { super::OK }
+}

@@ -1,0 +1,72 @@
+//! What the interpreter is configured with (per deployment) and what each
+//! execution is given (per request): the injected clock, the user, the
+//! parameter bindings.
+
+use cal_grammar::limits::{ASSEMBLE_TIMEOUT_MS, QUERY_TIMEOUT_MS};
+use serde_json::Value as Json;
+
+/// Deployment settings: fixed for the life of an [`crate::Interpreter`].
+#[derive(Debug, Clone)]
+pub struct InterpConfig {
+    /// Whether Tier 1 (ADD, SUPERSEDE, REVERT) is enabled (§2.2). This
+    /// interpreter implements Tier 0 only: Tier 1 statements are refused with
+    /// CAL-E044 whatever this says, with a message telling which case applies.
+    pub tier1_enabled: bool,
+    /// The capability token's namespace (§18.3). When set, every RECALL and
+    /// HISTORY is confined to it, and any namespace written in the query
+    /// (`IN "ns"`, `IN SCOPE`, `namespace = …`) is overwritten by it (§2.3).
+    pub namespace: Option<String>,
+    /// Query timeout (§17.3, CAL-E031).
+    pub query_timeout_ms: u64,
+    /// ASSEMBLE timeout (§8.2, CAL-E075).
+    pub assemble_timeout_ms: u64,
+    /// Name reported by `DESCRIBE server`.
+    pub server_name: String,
+}
+
+impl Default for InterpConfig {
+    fn default() -> Self {
+        InterpConfig {
+            tier1_enabled: false,
+            namespace: None,
+            query_timeout_ms: QUERY_TIMEOUT_MS,
+            assemble_timeout_ms: ASSEMBLE_TIMEOUT_MS,
+            server_name: "cal-interp (reference)".into(),
+        }
+    }
+}
+
+/// How `duration_ms` is reported in the envelope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Timing {
+    /// Measured with a monotonic clock (the default).
+    #[default]
+    Measured,
+    /// Always this value: for byte-identical output across runs (§17.4 tests,
+    /// `cal run --no-timing`). Timeouts are still enforced with a real clock.
+    Fixed(u64),
+}
+
+/// Per-execution inputs. Same query + same store + same options ⇒ same bytes
+/// (with [`Timing::Fixed`]).
+#[derive(Debug, Clone, Default)]
+pub struct ExecOptions {
+    /// The injected clock: "now" in epoch milliseconds. Every time expression
+    /// of the query ("last 7 days", "yesterday") is resolved against it.
+    pub now_ms: i64,
+    /// The user on whose behalf the query runs: `MY` and `$current_user_id` (§9.5).
+    pub user: Option<String>,
+    /// Bound `$parameters`, by name without `$`.
+    pub params: serde_json::Map<String, Json>,
+    /// How `duration_ms` is reported.
+    pub timing: Timing,
+    /// `next_cursor` of a previous response of the same query: return the next page.
+    pub cursor: Option<String>,
+}
+
+impl ExecOptions {
+    /// Options with a fixed clock and fixed timing: reproducible output.
+    pub fn fixed(now_ms: i64) -> Self {
+        ExecOptions { now_ms, timing: Timing::Fixed(0), ..ExecOptions::default() }
+    }
+}

@@ -1,0 +1,148 @@
+//! The constrained facade (§2.1, §2.3): the only way the interpreter reaches a
+//! store. [`ReadFacade`] has read operations and nothing else — no write, no
+//! delete, no key management — so a Tier 0 statement cannot change memory by
+//! construction: the executor simply holds no method that could.
+//!
+//! Tier 1 (ADD, SUPERSEDE, REVERT) will get its own trait extending this one
+//! with exactly `add`, `supersede` and `revert`; the store's `delete` (OMS
+//! §28.4 compliance erasure) is never part of either.
+
+use std::sync::{Arc, Mutex};
+
+use oms::store::{Query, ResultEnvelope, Store, Stored};
+use oms::{ContentAddress, OmsError};
+
+/// Read access to an OMS store, as the CAL executor sees it.
+///
+/// Every method maps to one store-protocol operation of OMS §28.4 (or, for
+/// [`ReadFacade::get_history`] and [`ReadFacade::versions`], to the chain walk
+/// and `query(include_superseded)` that §13 counts for HISTORY).
+pub trait ReadFacade: Send + Sync {
+    /// `query` (§28.4): structured filters, view, sort, limit, in the §28.1 envelope.
+    fn query(&self, q: &Query) -> Result<ResultEnvelope, OmsError>;
+    /// `search` (§28.4): BM25 relevance combined with the filters.
+    fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError>;
+    /// How many grains `query` (or `search` with `text`) would match, without returning them.
+    fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError>;
+    /// `exists` (§28.4).
+    fn exists(&self, address: &ContentAddress) -> bool;
+    /// `get` (§28.4), without counting an access (§22.10: chain walks are internal reads).
+    fn get(&self, address: &ContentAddress) -> Option<Stored>;
+    /// The version chain containing `address`, oldest first.
+    fn get_history(&self, address: &ContentAddress) -> Result<Vec<Stored>, OmsError>;
+    /// Every version with this (subject, relation), oldest first.
+    fn versions(&self, subject: &str, relation: &str) -> Vec<Stored>;
+    /// Addresses whose hex form starts with `hex_prefix` (8–64 lowercase hex
+    /// digits, §3.4), ascending, at most `max` of them.
+    fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress>;
+    /// Number of grains held.
+    fn grain_count(&self) -> usize;
+}
+
+/// The facade over the in-memory OMS store ([`oms::store::Store`]).
+pub struct OmsFacade {
+    store: Arc<Store>,
+    /// Addresses sorted ascending for prefix lookups (`sha256:a1b2c3d4`), built
+    /// on first use and rebuilt when the store's size changes.
+    sorted: Mutex<(usize, Vec<ContentAddress>)>,
+}
+
+impl std::fmt::Debug for OmsFacade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OmsFacade").field("grains", &self.store.len()).finish_non_exhaustive()
+    }
+}
+
+impl OmsFacade {
+    /// A facade over a shared store.
+    pub fn new(store: Arc<Store>) -> Self {
+        OmsFacade { store, sorted: Mutex::new((usize::MAX, Vec::new())) }
+    }
+}
+
+fn hex_starts_with(a: &ContentAddress, prefix: &[u8]) -> bool {
+    // Compare nibble by nibble without allocating the hex string.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = a.as_bytes();
+    prefix.iter().enumerate().all(|(i, c)| {
+        let b = bytes[i / 2];
+        let nibble = if i % 2 == 0 { b >> 4 } else { b & 0x0f };
+        HEX[nibble as usize] == *c
+    })
+}
+
+/// The smallest address whose hex form starts with `prefix` (missing digits as `0`).
+fn lower_bound(prefix: &[u8]) -> Option<ContentAddress> {
+    let mut out = [0u8; 32];
+    for (i, c) in prefix.iter().enumerate() {
+        let v = (*c as char).to_digit(16)? as u8;
+        if i % 2 == 0 {
+            out[i / 2] |= v << 4;
+        } else {
+            out[i / 2] |= v;
+        }
+    }
+    Some(ContentAddress::from_bytes(out))
+}
+
+impl ReadFacade for OmsFacade {
+    fn query(&self, q: &Query) -> Result<ResultEnvelope, OmsError> {
+        self.store.query(q)
+    }
+
+    fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError> {
+        self.store.search(text, q)
+    }
+
+    fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
+        let q = Query { limit: Some(0), cursor: None, ..q.clone() };
+        let env = match text {
+            Some(t) => self.store.search(t, &q)?,
+            None => self.store.query(&q)?,
+        };
+        Ok(env.total)
+    }
+
+    fn exists(&self, address: &ContentAddress) -> bool {
+        self.store.exists(address)
+    }
+
+    fn get(&self, address: &ContentAddress) -> Option<Stored> {
+        self.store.peek(address)
+    }
+
+    fn get_history(&self, address: &ContentAddress) -> Result<Vec<Stored>, OmsError> {
+        self.store.history(address)
+    }
+
+    fn versions(&self, subject: &str, relation: &str) -> Vec<Stored> {
+        self.store.versions(subject, relation)
+    }
+
+    fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress> {
+        let prefix = hex_prefix.as_bytes();
+        if prefix.len() == 64 {
+            return ContentAddress::parse(hex_prefix)
+                .ok()
+                .filter(|a| self.store.exists(a))
+                .into_iter()
+                .take(max)
+                .collect();
+        }
+        let Some(start) = lower_bound(prefix) else { return Vec::new() };
+        let mut guard = self.sorted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let len = self.store.len();
+        if guard.0 != len {
+            let mut all = self.store.addresses();
+            all.sort_unstable();
+            *guard = (len, all);
+        }
+        let sorted = &guard.1;
+        let from = sorted.partition_point(|a| *a < start);
+        sorted[from..].iter().take_while(|a| hex_starts_with(a, prefix)).take(max).copied().collect()
+    }
+
+    fn grain_count(&self) -> usize {
+        self.store.len()
+    }
+}

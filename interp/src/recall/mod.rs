@@ -1,0 +1,299 @@
+//! RECALL (§8.1): one store operation (`query` or `search`, §13) with the
+//! desugared conditions, the ABOUT fallback when nothing matches
+//! structurally (§9.1), WITH options, and the pipeline.
+
+pub mod compile;
+pub mod eval;
+pub mod options;
+pub mod stages;
+
+use cal_grammar::{Code, Diagnostic};
+use cal_parser::ast::{Comparator, Condition, FieldRef, Target, Test, Value as AstValue, ValueKind};
+use cal_planner::RecallPlan;
+use oms::store::Query;
+use oms::{ContentAddress, Value};
+use serde_json::{Map, Value as Json, json};
+
+use crate::engine::{Bound, Ctx, Row, bug};
+use crate::values::Lit;
+use crate::{envelope, fields, projection};
+use compile::{Compiled, compile};
+use options::Options;
+use stages::{Flow, Shaping, Staged};
+
+/// A RECALL's outcome.
+#[derive(Debug)]
+pub struct RecallOut {
+    /// What came out of the pipeline.
+    pub flow: Flow,
+    /// SELECT / PROJECT.
+    pub shaping: Shaping,
+    /// Grains that matched, before any limit.
+    pub total: usize,
+    /// Whether more grains follow the page (for `next_cursor`).
+    pub more: bool,
+}
+
+/// What the store returned, and how much of the pipeline it did.
+struct Fetched {
+    rows: Vec<Row>,
+    total: usize,
+    window: stages::Window,
+    more: Option<bool>,
+}
+
+fn fetch(cx: &mut Ctx<'_>, c: &Compiled, plan: &RecallPlan, o: &Options, skip: usize) -> Result<Fetched, Diagnostic> {
+    cx.deadline.check()?;
+    let pushable = c.posts.is_empty() && !o.needs_all();
+    let window = stages::window(cx, &plan.stages, skip, c.text.is_some(), o.locale, pushable)?;
+    if c.impossible {
+        return Ok(Fetched { rows: Vec::new(), total: 0, window, more: Some(false) });
+    }
+    let limit = window.len.map(|l| window.start.saturating_add(l));
+    let q = Query { filters: c.filters.clone(), view: c.view, sort: window.sort.clone(), limit, cursor: None };
+    let env = match &c.text {
+        Some(t) => cx.facade.search(t, &q),
+        None => cx.facade.query(&q),
+    }
+    .map_err(|e| bug(plan.recall().span, &format!("store error: {e}")))?;
+    cx.stats.store_ops += 1;
+    cx.stats.scanned += env.total as u64;
+    cx.deadline.check()?;
+    let mut rows: Vec<Row> = env.results.into_iter().map(Row::new).collect();
+    if window.start > 0 || window.len.is_some() {
+        rows = rows.into_iter().skip(window.start).collect();
+        let more = window.len.map(|l| env.total > window.start.saturating_add(l));
+        return Ok(Fetched { rows, total: env.total, window, more });
+    }
+    if !c.posts.is_empty() {
+        rows.retain(|r| c.posts.iter().all(|p| eval::passes(&r.hit, p)));
+    }
+    let total = if pushable { env.total } else { rows.len() };
+    Ok(Fetched { rows, total, window, more: None })
+}
+
+/// `THREAD FROM sha256:…`: the message's session (OMS §28.6), as a condition.
+fn thread_condition(cx: &mut Ctx<'_>, t: &Target) -> Result<Condition, Diagnostic> {
+    let hex = crate::values::target_hex(cx, t)?;
+    let found = cx.facade.resolve_prefix(&hex, 2);
+    cx.stats.store_ops += 1;
+    let addr: ContentAddress = match found.as_slice() {
+        [one] => *one,
+        [] => {
+            return Err(Diagnostic::new(Code::E015, t.span, format!("No grain has the address sha256:{hex}."))
+                .with_suggestion("Check the hash, for example with `RECALL events WHERE hash = sha256:…`."));
+        }
+        _ => return Err(ambiguous(&hex, t.span)),
+    };
+    let stored = cx.facade.get(&addr).ok_or_else(|| bug(t.span, "a resolved address has no grain"))?;
+    cx.stats.scanned += 1;
+    let session = stored.grain().get_str("session_id").map(str::to_string).ok_or_else(|| {
+        Diagnostic::new(Code::E020, t.span, format!("sha256:{hex} has no session_id, so it belongs to no thread."))
+            .with_suggestion("THREAD FROM takes an event of a conversation (OMS §28.6).")
+    })?;
+    Ok(Condition {
+        field: FieldRef { name: "session_id".into(), span: t.span },
+        test: Test::Compare {
+            op: Comparator::Eq,
+            op_span: t.span,
+            value: AstValue { kind: ValueKind::String(session), span: t.span },
+        },
+        span: t.span,
+    })
+}
+
+/// A hash prefix that names several grains.
+pub fn ambiguous(hex: &str, span: cal_grammar::Span) -> Diagnostic {
+    Diagnostic::new(Code::E015, span, format!("sha256:{hex} is a prefix of several grains' addresses."))
+        .with_suggestion("Write more hex digits (up to 64).")
+}
+
+/// The values a subquery contributes to `field IN (…)`.
+fn extracted(out: RecallOut, field: &str) -> Vec<Lit> {
+    let bound = match out.flow {
+        Flow::Values(_, vs) => Bound::Values(vs),
+        Flow::Rows(rows) => Bound::Rows(rows),
+        Flow::Groups(_, gs) => Bound::Rows(gs.into_iter().flat_map(|(_, r)| r).collect()),
+        Flow::Count(n) => Bound::Values(vec![n.to_string()]),
+    };
+    compile::let_values(&bound, field)
+}
+
+/// Runs a RECALL. `skip` is the cursor's offset, applied before the first LIMIT.
+pub fn run(cx: &mut Ctx<'_>, plan: &RecallPlan, skip: usize) -> Result<RecallOut, Diagnostic> {
+    cx.deadline.check()?;
+    let mut subs = Vec::new();
+    for (field, sub) in &plan.subqueries {
+        let out = run(cx, sub, 0)?;
+        subs.push(extracted(out, &field.name));
+    }
+    let mut extra = Vec::new();
+    if let Some(t) = &plan.desugared.thread_from {
+        extra.push(thread_condition(cx, t)?);
+    }
+    let r = plan.recall();
+    let o = Options::of(cx, r);
+    let mut compiled = compile(cx, r, plan.view, &subs, &extra)?;
+    let mut fetched = fetch(cx, &compiled, plan, &o, skip)?;
+    if fetched.total == 0 {
+        if let Some(fb) = &plan.desugared.fallback {
+            cx.stats.note("ABOUT matched no subject; it fell back to text search (WHERE query = …, §9.1)");
+            compiled = compile(cx, fb, plan.view, &subs, &extra)?;
+            fetched = fetch(cx, &compiled, plan, &o, skip)?;
+        }
+    }
+    let Fetched { mut rows, total, window, more: fetched_more } = fetched;
+    if let Some(f) = &o.dedup {
+        rows = options::dedup(rows, f);
+    }
+    let needed = first_window_end(cx, plan, skip)?;
+    if let Some(d) = o.diversity {
+        rows = options::diversify(rows, d, needed);
+    }
+    let total = if o.needs_all() { rows.len() } else { total };
+    let skip_left = if window.skip_used { 0 } else { skip };
+    let Staged { mut flow, shaping, more } =
+        stages::run(cx, &plan.stages, &window.consumed, Flow::Rows(rows), o.locale, skip_left)?;
+    match &mut flow {
+        Flow::Rows(rows) => options::annotate(cx, &o, rows, &compiled)?,
+        Flow::Groups(_, groups) => {
+            for (_, rows) in groups.iter_mut() {
+                options::annotate(cx, &o, rows, &compiled)?;
+            }
+        }
+        Flow::Values(..) | Flow::Count(_) => {}
+    }
+    Ok(RecallOut { flow, shaping, total, more: fetched_more.or(more).unwrap_or(false) })
+}
+
+/// The end of the first LIMIT's window, when it comes before any reshaping:
+/// how many candidates diversity must order.
+fn first_window_end(cx: &Ctx<'_>, plan: &RecallPlan, skip: usize) -> Result<Option<usize>, Diagnostic> {
+    let mut start = skip;
+    for s in &plan.stages {
+        match &s.kind {
+            cal_parser::ast::StageKind::Offset(v) => start = start.saturating_add(stages::int_arg(cx, v, false)?),
+            cal_parser::ast::StageKind::Limit(v) => {
+                return Ok(Some(start.saturating_add(stages::int_arg(cx, v, true)?)));
+            }
+            cal_parser::ast::StageKind::First => return Ok(Some(start.saturating_add(1))),
+            cal_parser::ast::StageKind::OrderBy { .. }
+            | cal_parser::ast::StageKind::Select(_)
+            | cal_parser::ast::StageKind::Project(_) => {}
+            _ => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
+/// Evaluates a LET binding (§8.12).
+pub fn bind(cx: &mut Ctx<'_>, plan: &RecallPlan) -> Result<Bound, Diagnostic> {
+    let out = run(cx, plan, 0)?;
+    Ok(match out.flow {
+        Flow::Rows(rows) => Bound::Rows(rows),
+        Flow::Values(_, vs) => Bound::Values(vs),
+        Flow::Groups(_, gs) => Bound::Rows(gs.into_iter().flat_map(|(_, r)| r).collect()),
+        Flow::Count(n) => Bound::Values(vec![n.to_string()]),
+    })
+}
+
+fn index_json(row: &Row) -> Option<Json> {
+    let st = &row.hit.index;
+    let mut m = Map::new();
+    if let Some(a) = st.superseded_by {
+        m.insert("superseded_by".into(), a.to_hex().into());
+    }
+    if let Some(t) = st.system_valid_to {
+        m.insert("system_valid_to".into(), t.into());
+    }
+    if let Some(v) = st.verification_status.as_deref().filter(|v| *v != "unverified") {
+        m.insert("verification_status".into(), v.into());
+    }
+    if fields::value(&row.hit, "contradicted") == Some(Value::Bool(true)) {
+        m.insert("contradicted".into(), true.into());
+    }
+    (!m.is_empty()).then_some(Json::Object(m))
+}
+
+/// Grains as §28.1 result entries (`grain`, `score`, `matched_fields`,
+/// `content_address`), plus index state and annotations; counts them in the budget.
+pub fn rows_json(cx: &mut Ctx<'_>, rows: &[Row], shaping: &Shaping) -> Vec<Json> {
+    rows.iter()
+        .map(|r| {
+            cx.stats.returned += 1;
+            cx.stats.tokens += projection::tokens(&r.hit);
+            let grain = match &shaping.select {
+                Some(fs) => {
+                    let mut m = Map::new();
+                    for f in fs {
+                        let v = fields::value(&r.hit, f).map_or(Json::Null, |v| fields::to_output(f, &v));
+                        m.insert(f.clone(), v);
+                    }
+                    Json::Object(m)
+                }
+                None => r.hit.grain().to_json(),
+            };
+            let mut e = Map::new();
+            e.insert("grain".into(), grain);
+            e.insert("score".into(), json!(r.hit.score));
+            e.insert("matched_fields".into(), json!(r.hit.matched_fields));
+            e.insert("content_address".into(), r.hit.address.to_hex().into());
+            if let Some(i) = index_json(r) {
+                e.insert("index".into(), i);
+            }
+            if let Some(specs) = &shaping.project {
+                e.insert("projected".into(), projection::project(&r.hit, specs));
+            }
+            for (k, v) in &r.notes {
+                e.insert(k.clone(), v.clone());
+            }
+            Json::Object(e)
+        })
+        .collect()
+}
+
+/// The response members of a RECALL outcome.
+pub fn out_json(cx: &mut Ctx<'_>, out: RecallOut, skip: usize, cursor_ok: bool) -> Map<String, Json> {
+    let mut m = Map::new();
+    let page = match &out.flow {
+        Flow::Rows(rows) => rows.len(),
+        _ => 0,
+    };
+    let results = match &out.flow {
+        Flow::Rows(rows) => rows_json(cx, rows, &out.shaping),
+        _ => Vec::new(),
+    };
+    m.insert("results".into(), Json::Array(results));
+    match out.flow {
+        Flow::Rows(_) => {}
+        Flow::Count(n) => {
+            m.insert("count".into(), n.into());
+        }
+        Flow::Values(e, vs) => {
+            m.insert("extractor".into(), e.as_str().to_lowercase().into());
+            m.insert("values".into(), json!(vs));
+        }
+        Flow::Groups(field, groups) => {
+            let gs: Vec<Json> = groups
+                .into_iter()
+                .map(|(key, rows)| json!({ "key": key, "count": rows.len(), "results": rows_json(cx, &rows, &out.shaping) }))
+                .collect();
+            m.insert("group_by".into(), field.into());
+            m.insert("groups".into(), Json::Array(gs));
+        }
+    }
+    m.insert("total".into(), out.total.into());
+    let next = (cursor_ok && out.more && page > 0).then(|| envelope::cursor(&cx.query_hash, skip + page));
+    m.insert("next_cursor".into(), next.map_or(Json::Null, Json::String));
+    m
+}
+
+/// Runs a top-level RECALL (honouring the request's cursor) and returns its response members.
+pub fn body(cx: &mut Ctx<'_>, plan: &RecallPlan, top: bool) -> Result<Map<String, Json>, Diagnostic> {
+    let skip = match (&cx.opts.cursor, top) {
+        (Some(c), true) => envelope::decode_cursor(c, &cx.query_hash)?,
+        _ => 0,
+    };
+    let out = run(cx, plan, skip)?;
+    Ok(out_json(cx, out, skip, top))
+}

@@ -1,0 +1,261 @@
+//! Time expressions (§5.2 `time`: "natural language or epoch"; §9.3 SINCE;
+//! §9.7 BETWEEN; §8.4 AS OF), resolved against the injected clock so that
+//! the same query at the same "now" always selects the same grains.
+//!
+//! Every expression denotes a half-open interval `[from, to)` of epoch
+//! milliseconds, in UTC (docs/spec-decisions-interp.md, T1–T4):
+//!
+//! | expression | interval |
+//! |---|---|
+//! | `last 7 days`, `past 3 hours`, `last week`, `last month` | the window ending now (week = 7 days, month = 30, year = 365) |
+//! | `today`, `yesterday`, `this week` (ISO, from Monday), `this month`, `this year` | the calendar period |
+//! | `3 days ago` | that calendar day |
+//! | `since <expression>` | from the start of the expression to now |
+//! | `2026`, `2026-03`, `2026-03-01` | the calendar year, month, day |
+//! | `2026-03-01T09:30:00Z` (RFC 3339) | that second |
+//! | `1709251200` (number or digits) | that second (epoch seconds; ≥ 10^11 is read as milliseconds) |
+//! | `now` | this millisecond |
+
+use cal_grammar::{Code, Diagnostic, Span};
+
+const SECOND: i64 = 1000;
+const MINUTE: i64 = 60 * SECOND;
+const HOUR: i64 = 60 * MINUTE;
+const DAY: i64 = 24 * HOUR;
+
+/// A half-open interval of epoch milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interval {
+    /// First millisecond inside.
+    pub from: i64,
+    /// First millisecond after.
+    pub to: i64,
+}
+
+impl Interval {
+    /// Whether `t` lies inside.
+    pub fn contains(&self, t: i64) -> bool {
+        self.from <= t && t < self.to
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The (year, month, day) of a day number.
+pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+}
+
+/// RFC 3339 text of an epoch-ms instant, UTC, millisecond precision when needed.
+pub fn format_rfc3339(ms: i64) -> String {
+    let days = ms.div_euclid(DAY);
+    let rem = ms.rem_euclid(DAY);
+    let (y, m, d) = civil_from_days(days);
+    let (h, mi, s, milli) = (rem / HOUR, rem % HOUR / MINUTE, rem % MINUTE / SECOND, rem % SECOND);
+    if milli == 0 {
+        format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    } else {
+        format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
+    }
+}
+
+fn day_start(ms: i64) -> i64 {
+    ms.div_euclid(DAY) * DAY
+}
+
+fn unit_ms(word: &str) -> Option<i64> {
+    let w = word.trim_end_matches('s');
+    Some(match w {
+        "minute" | "min" | "m" => MINUTE,
+        "hour" | "hr" | "h" => HOUR,
+        "day" | "d" => DAY,
+        "week" | "wk" | "w" => 7 * DAY,
+        "month" | "mo" => 30 * DAY,
+        "year" | "yr" | "y" => 365 * DAY,
+        _ => return None,
+    })
+}
+
+fn digits(s: &str) -> Option<i64> {
+    (!s.is_empty() && s.len() <= 18 && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok()).flatten()
+}
+
+/// An epoch number: seconds, or milliseconds from 10^11 on (docs/spec-decisions-interp.md, T3).
+pub fn epoch_ms(n: f64) -> i64 {
+    if n.abs() >= 1e11 { n.floor() as i64 } else { (n * 1000.0).floor() as i64 }
+}
+
+fn absolute(s: &str) -> Option<Interval> {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| s.get(r).and_then(digits);
+    match b.len() {
+        4 => {
+            let y = num(0..4)?;
+            Some(Interval { from: days_from_civil(y, 1, 1) * DAY, to: days_from_civil(y + 1, 1, 1) * DAY })
+        }
+        7 if b[4] == b'-' => {
+            let (y, m) = (num(0..4)?, num(5..7)?);
+            if !(1..=12).contains(&m) {
+                return None;
+            }
+            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+            Some(Interval { from: days_from_civil(y, m, 1) * DAY, to: days_from_civil(ny, nm, 1) * DAY })
+        }
+        10 if b[4] == b'-' && b[7] == b'-' => {
+            let t = oms::time::parse_rfc3339_ms(&format!("{s}T00:00:00Z"))?;
+            Some(Interval { from: t, to: t + DAY })
+        }
+        _ => {
+            let t = oms::time::parse_rfc3339_ms(s)?;
+            Some(Interval { from: t, to: t + SECOND })
+        }
+    }
+}
+
+fn relative(s: &str, now: i64) -> Option<Interval> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let window = |len: i64| Interval { from: now.saturating_sub(len), to: now.saturating_add(1) };
+    let today = day_start(now);
+    match words.as_slice() {
+        ["now"] => Some(Interval { from: now, to: now.saturating_add(1) }),
+        ["today"] => Some(Interval { from: today, to: today + DAY }),
+        ["yesterday"] => Some(Interval { from: today - DAY, to: today }),
+        ["this", "week"] => {
+            // ISO weeks start on Monday; 1970-01-01 was a Thursday.
+            let monday = today - (now.div_euclid(DAY) + 3).rem_euclid(7) * DAY;
+            Some(Interval { from: monday, to: monday + 7 * DAY })
+        }
+        ["this", "month"] => {
+            let (y, m, _) = civil_from_days(now.div_euclid(DAY));
+            absolute(&format!("{y:04}-{m:02}"))
+        }
+        ["this", "year"] => {
+            let (y, _, _) = civil_from_days(now.div_euclid(DAY));
+            absolute(&format!("{y:04}"))
+        }
+        ["last" | "past" | "previous", unit] => unit_ms(unit).map(window),
+        ["last" | "past" | "previous", n, unit] => Some(window(digits(n)?.checked_mul(unit_ms(unit)?)?)),
+        [n, unit, "ago"] if unit.trim_end_matches('s') == "day" => {
+            let d = today - digits(n)?.checked_mul(DAY)?;
+            Some(Interval { from: d, to: d + DAY })
+        }
+        [n, unit, "ago"] => {
+            let len = unit_ms(unit)?;
+            let t = now.checked_sub(digits(n)?.checked_mul(len)?)?;
+            Some(Interval { from: t - len, to: t + 1 })
+        }
+        _ => None,
+    }
+}
+
+/// The forms accepted, for error messages.
+pub const ACCEPTED: &str = "\"last 7 days\", \"past 3 hours\", \"last week\", \"today\", \"yesterday\", \"this month\", \
+\"3 days ago\", \"since 2026-03-01\", an ISO 8601 date (\"2026-03-01\", \"2026-03\", \"2026\") or date-time, or epoch seconds";
+
+/// Resolves a time expression written as text.
+pub fn resolve_text(text: &str, now: i64) -> Option<Interval> {
+    let lower = text.trim().to_lowercase();
+    let s = lower.as_str();
+    if let Some(rest) = s.strip_prefix("since ") {
+        let start = resolve_text(rest, now)?;
+        return Some(Interval { from: start.from, to: now.saturating_add(1).max(start.from.saturating_add(1)) });
+    }
+    if let Some(n) = digits(s) {
+        let t = epoch_ms(n as f64);
+        return Some(Interval { from: t, to: t + SECOND });
+    }
+    relative(s, now).or_else(|| absolute(text.trim()))
+}
+
+/// Resolves a time expression given as a number (epoch seconds or milliseconds).
+pub fn resolve_number(n: f64) -> Interval {
+    let t = epoch_ms(n);
+    let len = if n.abs() >= 1e11 { 1 } else { SECOND };
+    Interval { from: t, to: t.saturating_add(len) }
+}
+
+/// The diagnostic for an expression that is not one of [`ACCEPTED`].
+pub fn unknown(text: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(Code::E020, span, format!("\"{text}\" is not a time expression this implementation understands."))
+        .with_suggestion(format!("Write one of {ACCEPTED}."))
+        .with_example("RECALL events WHERE time = \"last 7 days\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // 2026-03-06T12:00:00Z, a Friday.
+    const NOW: i64 = 1_772_798_400_000;
+
+    fn iv(s: &str) -> Interval {
+        resolve_text(s, NOW).unwrap_or_else(|| panic!("{s} did not resolve"))
+    }
+
+    #[test]
+    fn calendar_math_round_trips() {
+        for day in [-1000, 0, 1, 59, 365, 20_000, 20_518] {
+            let (y, m, d) = civil_from_days(day);
+            assert_eq!(days_from_civil(y, m, d), day);
+        }
+        assert_eq!(format_rfc3339(NOW), "2026-03-06T12:00:00Z");
+        assert_eq!(format_rfc3339(NOW + 5), "2026-03-06T12:00:00.005Z");
+    }
+
+    #[test]
+    fn relative_windows_end_now() {
+        assert_eq!(iv("last 7 days"), Interval { from: NOW - 7 * DAY, to: NOW + 1 });
+        assert_eq!(iv("Last Week"), iv("last 7 days"));
+        assert_eq!(iv("past 3 hours"), Interval { from: NOW - 3 * HOUR, to: NOW + 1 });
+        assert_eq!(iv("last month").from, NOW - 30 * DAY);
+    }
+
+    #[test]
+    fn calendar_periods() {
+        let today = NOW - 12 * HOUR;
+        assert_eq!(iv("today"), Interval { from: today, to: today + DAY });
+        assert_eq!(iv("yesterday"), Interval { from: today - DAY, to: today });
+        assert_eq!(iv("this week").from, today - 4 * DAY, "Friday's week starts on Monday");
+        assert_eq!(format_rfc3339(iv("this month").from), "2026-03-01T00:00:00Z");
+        assert_eq!(format_rfc3339(iv("this month").to), "2026-04-01T00:00:00Z");
+        assert_eq!(iv("2 days ago"), Interval { from: today - 2 * DAY, to: today - DAY });
+    }
+
+    #[test]
+    fn absolute_forms() {
+        let d = iv("2026-03-01");
+        assert_eq!(format_rfc3339(d.from), "2026-03-01T00:00:00Z");
+        assert_eq!(d.to - d.from, DAY);
+        assert_eq!(format_rfc3339(iv("2025-12").to), "2026-01-01T00:00:00Z");
+        assert_eq!(format_rfc3339(iv("2025").from), "2025-01-01T00:00:00Z");
+        assert_eq!(iv("2026-03-01T09:30:00Z").to - iv("2026-03-01T09:30:00Z").from, SECOND);
+        assert_eq!(iv("1709251200"), Interval { from: 1_709_251_200_000, to: 1_709_251_201_000 });
+        assert_eq!(resolve_number(1_709_251_200_000.0).from, 1_709_251_200_000);
+        assert_eq!(iv("since 2026-03-01"), Interval { from: iv("2026-03-01").from, to: NOW + 1 });
+    }
+
+    #[test]
+    fn unknown_forms_do_not_resolve() {
+        for s in ["next tuesday", "last", "last 7 fortnights", "2026-13", "", "since", "99999999999999999999 days ago"]
+        {
+            assert!(resolve_text(s, NOW).is_none(), "{s}");
+        }
+    }
+}
