@@ -1,0 +1,23 @@
+//! `cal lsp`: the language server on standard input/output, for editors.
+
+use std::process::ExitCode;
+
+/// Arguments of `cal lsp` (editors start it without any; `--stdio` is accepted
+/// because several clients pass it by default).
+#[derive(clap::Args, Debug)]
+pub struct LspArgs {
+    /// Serve on standard input/output (the only transport, and the default).
+    #[arg(long)]
+    pub stdio: bool,
+}
+
+/// Serves until the client sends `exit`.
+pub fn run(_args: &LspArgs) -> ExitCode {
+    match cal_lsp::serve_stdio() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cal lsp: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
