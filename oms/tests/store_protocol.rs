@@ -297,3 +297,22 @@ fn history_walks_chains_both_ways() {
     assert_eq!(versions, [a, b, c]);
     assert_eq!(s.history(&ContentAddress::of(b"x")).unwrap_err().code(), "ERR_NOT_FOUND");
 }
+
+#[test]
+fn recency_order_puts_undated_grains_last() {
+    let s = store();
+    let a = s.put(&belief("a", "r", "o", 10)).unwrap();
+    let b = s.put(&belief("b", "r", "o", 20)).unwrap();
+    let mut m = oms::Map::new();
+    m.insert("type".into(), "x:custom".into());
+    let opaque = Grain::with_type_byte(m, 0xf0).unwrap();
+    let c = s.put(&opaque.encode().unwrap().bytes).unwrap();
+    let order = |sort: Vec<SortKey>, limit| -> Vec<ContentAddress> {
+        s.query(&Query { sort, limit, ..Query::default() }).unwrap().results.iter().map(|h| h.address).collect()
+    };
+    assert_eq!(order(vec![], None), [b, a, c]);
+    assert_eq!(order(vec![], Some(2)), [b, a]);
+    let asc = vec![SortKey { field: "created_at".into(), descending: false }];
+    assert_eq!(order(asc.clone(), None), [a, b, c]);
+    assert_eq!(order(asc, Some(1)), [a]);
+}

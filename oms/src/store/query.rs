@@ -278,6 +278,9 @@ pub(crate) fn sort_records<'a>(
     by_score: bool,
     keep: Option<usize>,
 ) -> Vec<(&'a Record, f64)> {
+    if !by_score && keys.len() == 1 && keys[0].field == "created_at" {
+        return sort_by_created(items, keys[0].descending, keep);
+    }
     let mut keyed: Vec<(Vec<Option<Value>>, &'a Record, f64)> =
         items.into_iter().map(|(r, s)| (keys.iter().map(|k| sort_value(r, &k.field)).collect(), r, s)).collect();
     let cmp = |(ka, a, sa): &(Vec<Option<Value>>, &Record, f64), (kb, b, sb): &(Vec<Option<Value>>, &Record, f64)| {
@@ -316,10 +319,40 @@ pub(crate) fn sort_records<'a>(
     keyed.into_iter().map(|(_, r, s)| (r, s)).collect()
 }
 
+/// Recency order without extracting values: the cached `created_at`,
+/// missing last, then address ascending.
+fn sort_by_created(mut items: Vec<(&Record, f64)>, descending: bool, keep: Option<usize>) -> Vec<(&Record, f64)> {
+    let cmp = |(a, _): &(&Record, f64), (b, _): &(&Record, f64)| {
+        let o = match (a.created, b.created) {
+            (Some(x), Some(y)) => {
+                if descending {
+                    y.cmp(&x)
+                } else {
+                    x.cmp(&y)
+                }
+            }
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        o.then_with(|| a.address.cmp(&b.address))
+    };
+    if let Some(k) = keep {
+        if k == 0 {
+            items.clear();
+        } else if k < items.len() {
+            items.select_nth_unstable_by(k - 1, cmp);
+            items.truncate(k);
+        }
+    }
+    items.sort_unstable_by(cmp);
+    items
+}
+
 /// A sort key value; `created_at` is read without cloning the field map entry.
 fn sort_value(r: &Record, field: &str) -> Option<Value> {
     match field {
-        "created_at" => r.body.grain.created_at().map(Value::from),
+        "created_at" => r.created.map(Value::from),
         _ => field_value(r, field),
     }
 }

@@ -56,6 +56,8 @@ impl GrainBody {
 pub(crate) struct Record {
     pub(crate) address: ContentAddress,
     pub(crate) body: Arc<GrainBody>,
+    /// `created_at`, cached: recency order reads it for every candidate.
+    pub(crate) created: Option<i64>,
     /// Portable and extra index-layer state (access counters live below).
     pub(crate) state: IndexState,
     pub(crate) access_count: AtomicU64,
@@ -90,8 +92,10 @@ pub(crate) fn parse_entry(entry: &[u8]) -> Result<Parsed> {
 
 impl Record {
     pub(crate) fn new(p: Parsed) -> Self {
+        let created = p.grain.created_at();
         Record {
             address: p.address,
+            created,
             body: Arc::new(GrainBody { cose: p.cose, blob: p.blob, grain: p.grain, signer: p.signer }),
             state: IndexState::default(),
             access_count: AtomicU64::new(0),
@@ -101,7 +105,7 @@ impl Record {
 
     /// `created_at` in ms (0 when absent, for opaque grains).
     pub(crate) fn created_at(&self) -> i64 {
-        self.body.grain.created_at().unwrap_or(0)
+        self.created.unwrap_or(0)
     }
 
     /// When the grain became active in the system: `system_valid_from`, or
