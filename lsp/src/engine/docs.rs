@@ -124,7 +124,7 @@ pub fn relation(r: &MgRelation) -> String {
 
 /// A relation category shortcut and what it expands to (§7.2).
 pub fn category(c: RelationCategory) -> String {
-    let members: Vec<String> = category_members(c).iter().map(|m| format!("`\"{m}\"`")).collect();
+    let members: Vec<String> = category_members(c).iter().map(|m| format!("\"{m}\"")).collect();
     format!(
         "**{}** — relation category\n\n`relation IS {}` means `relation IN ({})`\n\nCAL spec [§7.2]({})",
         c.as_str(),
@@ -160,7 +160,15 @@ pub fn format(f: FormatName) -> String {
 
 /// A WITH option: its productions.
 pub fn with_option(name: &str) -> String {
-    format!("**{name}** — WITH option\n\n{}", grammar_block(name, 2))
+    let quoted = format!("\"{name}\"");
+    let alternatives: Vec<&str> = ebnf::rule("with_option")
+        .and_then(|r| r.text.split_once('='))
+        .map(|(_, body)| body.trim_end_matches(';').split(" | ").map(str::trim).filter(|a| a.starts_with(&quoted)).collect())
+        .unwrap_or_default();
+    if alternatives.is_empty() {
+        return format!("**{name}** — WITH option");
+    }
+    format!("**{name}** — WITH option\n\n```ebnf\n{}\n```", alternatives.join("\n"))
 }
 
 /// A template variable of §10.5.

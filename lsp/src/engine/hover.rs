@@ -24,7 +24,10 @@ pub fn hover(text: &str, document: Option<&Document>, offset: usize) -> Option<H
         return Some(h);
     }
     let all = context::tokens(text);
-    let i = all.iter().position(|t| (t.span.start as usize) <= offset && offset < t.span.end as usize)?;
+    let i = all
+        .iter()
+        .position(|t| (t.span.start as usize) <= offset && offset < t.span.end as usize)
+        .or_else(|| all.iter().position(|t| t.span.end as usize == offset))?;
     let tok = &all[i];
     let seg_start = all[..i].iter().rposition(|t| t.is(";")).map_or(0, |j| j + 1);
     let before = &all[seg_start..i];
@@ -111,7 +114,8 @@ pub fn statement(stmt: &Statement, _text: &str) -> String {
         if let Some(d) = desugared {
             s.push_str(&format!("\n\nDesugared:\n\n```cal\n{d}\n```"));
         }
-        s.push_str(&format!("\n\nEXPLAIN plan:\n\n```json\n{}\n```", node.to_json()));
+        let plan = serde_json::to_string_pretty(&node.to_json()).unwrap_or_default();
+        s.push_str(&format!("\n\nEXPLAIN plan:\n\n```json\n{plan}\n```"));
     }
     s
 }
