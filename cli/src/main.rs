@@ -21,6 +21,12 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run queries against a memory (the built-in demo memory by default) and print the responses.
+    Run(commands::run::RunArgs),
+    /// Print the plan of each query without running it (EXPLAIN).
+    Explain(commands::explain::ExplainArgs),
+    /// An interactive prompt: queries end with `;` or a blank line.
+    Repl(commands::repl::ReplArgs),
     /// Report every diagnostic of a .cal document: lexical, syntax and semantic.
     Check(commands::check::CheckArgs),
     /// Print a .cal document in canonical form.
@@ -32,6 +38,8 @@ enum Command {
     /// Memory grains: encode, decode, pack, verify, sign and disclose (OMS 1.3).
     #[command(subcommand)]
     Mg(commands::mg::MgCommand),
+    /// The language server, on standard input/output.
+    Lsp(commands::lsp::LspArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,10 +51,14 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Run(args) => commands::run::run(&args),
+        Command::Explain(args) => commands::explain::run(&args),
+        Command::Repl(args) => commands::repl::run(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Json(args) => commands::convert::to_json(&args),
         Command::Text(args) => commands::convert::to_text(&args),
         Command::Mg(cmd) => commands::mg::run(cmd),
+        Command::Lsp(args) => commands::lsp::run(&args),
     }
 }

@@ -2,8 +2,12 @@
 
 pub mod check;
 pub mod convert;
+pub mod explain;
 pub mod fmt;
+pub mod lsp;
 pub mod mg;
+pub mod repl;
+pub mod run;
 
 use std::process::ExitCode;
 
