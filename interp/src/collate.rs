@@ -40,7 +40,7 @@ mod tests {
     fn accents_and_case_fold_to_the_primary_key() {
         let mut words = vec!["Zebra", "Äpfel", "apfel", "Birne", "éclair", "Eclair"];
         words.sort_by(|a, b| compare(a, b));
-        assert_eq!(words, ["Äpfel", "apfel", "Birne", "Eclair", "éclair", "Zebra"]);
+        assert_eq!(words, ["apfel", "Äpfel", "Birne", "Eclair", "éclair", "Zebra"]);
         let mut binary = vec!["Zebra", "Äpfel", "Birne"];
         binary.sort();
         assert_eq!(binary, ["Birne", "Zebra", "Äpfel"], "code-point order puts Ä last");

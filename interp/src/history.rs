@@ -146,9 +146,11 @@ pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagn
         HistoryKind::Hash { target, diff } => chain(cx, target, diff.as_ref()),
         HistoryKind::Triple { scope, subject, relation, as_of } => {
             let (s, r) = (text_of(cx, subject, "subject")?, text_of(cx, relation, "relation")?);
-            let mut versions = cx.facade.versions(&s, &r);
+            let all = cx.facade.versions(&s, &r);
             cx.stats.store_ops += 1;
-            cx.stats.scanned += versions.len() as u64;
+            cx.stats.scanned += all.len() as u64;
+            // Version numbers count the whole chain, oldest first, before any filtering.
+            let mut versions: Vec<(usize, Stored)> = all.into_iter().enumerate().map(|(i, v)| (i + 1, v)).collect();
             let ns = cx
                 .config
                 .namespace
@@ -159,7 +161,7 @@ pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagn
             } else {
                 None
             };
-            versions.retain(|v| {
+            versions.retain(|(_, v)| {
                 let n = v.grain().namespace();
                 ns.as_deref().is_none_or(|want| n == Some(want))
                     && prefix.as_deref().is_none_or(|p| {
@@ -169,13 +171,14 @@ pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagn
             let mut m = Map::new();
             if let Some(a) = as_of {
                 let t = interval(cx, &Lit::Str(a.value.clone()), a.span)?.to - 1;
-                versions.retain(|v| system_valid_from(v) <= t && v.index.system_valid_to.is_none_or(|end| end > t));
+                versions
+                    .retain(|(_, v)| system_valid_from(v) <= t && v.index.system_valid_to.is_none_or(|end| end > t));
                 m.insert("as_of".into(), format_rfc3339(t).into());
             }
             let total = versions.len();
             let mut results = Vec::new();
-            for (i, v) in versions.iter().enumerate().rev().take(MAX_HISTORY_VERSIONS) {
-                results.push(version_json(cx, v, i + 1));
+            for (n, v) in versions.iter().rev().take(MAX_HISTORY_VERSIONS) {
+                results.push(version_json(cx, v, *n));
             }
             m.insert("results".into(), Json::Array(results));
             m.insert("total".into(), total.into());

@@ -13,7 +13,7 @@
 //! | `since <expression>` | from the start of the expression to now |
 //! | `2026`, `2026-03`, `2026-03-01` | the calendar year, month, day |
 //! | `2026-03-01T09:30:00Z` (RFC 3339) | that second |
-//! | `1709251200` (number or digits) | that second (epoch seconds; ≥ 10^11 is read as milliseconds) |
+//! | `1709251200` (number, or digits other than a 4-digit year) | that second (epoch seconds; ≥ 10^11 is read as milliseconds) |
 //! | `now` | this millisecond |
 
 use cal_grammar::{Code, Diagnostic, Span};
@@ -177,7 +177,7 @@ pub fn resolve_text(text: &str, now: i64) -> Option<Interval> {
         let start = resolve_text(rest, now)?;
         return Some(Interval { from: start.from, to: now.saturating_add(1).max(start.from.saturating_add(1)) });
     }
-    if let Some(n) = digits(s) {
+    if let Some(n) = digits(s).filter(|_| s.len() != 4) {
         let t = epoch_ms(n as f64);
         return Some(Interval { from: t, to: t + SECOND });
     }

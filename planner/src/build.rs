@@ -168,6 +168,12 @@ pub fn plan_recall(r: &Recall, opts: &PlanOptions) -> RecallPlan {
         Output::Count => 1,
         _ => limit.applied.unwrap_or(MAX_LIMIT as u64),
     };
+    let detects =
+        d.with.as_ref().is_some_and(|w| w.options.iter().any(|o| matches!(o.kind, WithKind::ContradictionDetection)));
+    if detects && !matches!(output, Output::Count | Output::Values(_)) {
+        // One lookup of opposite relations per returned grain (docs/spec-decisions-interp.md, W5).
+        ops = ops.maybe(OpBounds { min: 0, max: rows_max, scans: rows_max });
+    }
     RecallPlan {
         written,
         operation: operation_of(d),

@@ -7,9 +7,15 @@ use serde_json::json;
 
 use super::{ASSISTANT, Builder, NAMESPACE, at};
 
-/// Complete tool calls: key, tool, user, session, created_at, input, result, is_error.
+/// A complete tool call: key, tool, user, session, created_at, input, result, is_error.
+type ToolCall =
+    (&'static str, &'static str, &'static str, &'static str, &'static str, &'static str, &'static str, bool);
+
+/// A reasoning step: key, subject, inference method, premise keys, conclusion, created_at.
+type Inference = (&'static str, &'static str, &'static str, &'static [&'static str], &'static str, &'static str);
+
 #[rustfmt::skip]
-const TOOL_CALLS: &[(&str, &str, &str, &str, &str, &str, &str, bool)] = &[
+const TOOL_CALLS: &[ToolCall] = &[
     ("act-phoenix-docs", "search_docs", "alice", "sess-0112-alice", "2026-01-12T10:06:00Z", "project phoenix design", "found the phoenix design doc and the API draft in confluence/engineering/phoenix", false),
     ("act-explain", "query_database", "bob", "sess-0119-bob", "2026-01-19T14:21:00Z", "EXPLAIN orders query on staging", "sequential scan on orders (2.1M rows), 4.1 s", false),
     ("act-ticket", "create_ticket", "bob", "sess-0119-bob", "2026-01-19T14:26:00Z", "add orders index in production", "created PHX-214, assigned to bob", false),
@@ -38,8 +44,16 @@ const STANDUP: &[&str] = &[
     "bob unblocked the auth migration; erin scheduled the Q1 review",
 ];
 
+/// Meetings on the team calendar, by weekday (0 = Monday): (weekday, time, title).
+const MEETINGS: &[(i64, &str, &str)] = &[
+    (0, "T13:00:00Z", "team-alpha planning"),
+    (2, "T15:00:00Z", "phoenix architecture sync"),
+    (3, "T14:00:00Z", "design critique with carol"),
+];
+
 pub(super) fn write(b: &mut Builder) -> Result<(), OmsError> {
     tools(b)?;
+    weekly(b)?;
     observations(b)?;
     goals(b)?;
     reasoning(b)?;
@@ -73,6 +87,50 @@ fn tools(b: &mut Builder) -> Result<(), OmsError> {
         "is_error": false, "derived_from": [call], "user_id": "alice", "created_at": "2026-03-02T09:26:00Z",
         "namespace": NAMESPACE, "structural_tags": ["tool"], "author_did": ASSISTANT,
     }))?;
+    Ok(())
+}
+
+/// Recurring activity over the nine weeks: erin's Friday status thread, dave's
+/// Monday dashboard refresh, and calendar observations of the team's meetings.
+fn weekly(b: &mut Builder) -> Result<(), OmsError> {
+    let monday = at("2026-01-05T00:00:00Z");
+    let day = 86_400_000i64;
+    for week in 0..9i64 {
+        let start = monday + week * 7 * day;
+        let sid = format!("status-w{:02}", week + 2);
+        let friday = start + 4 * day + at("1970-01-01T08:30:00Z");
+        let ask = b.put(&format!("{sid}-1"), json!({
+            "type": "event", "content": format!("Draft my weekly status for week {}, please.", week + 2), "role": "user",
+            "session_id": sid, "user_id": "erin", "subject": "erin", "created_at": friday, "namespace": NAMESPACE,
+            "structural_tags": ["conversation", "status"], "source_type": "user_explicit",
+        }))?;
+        b.put(&format!("{sid}-2"), json!({
+            "type": "event", "content": format!("Here is the week {} status: merged work, incidents, risks and next steps.", week + 2),
+            "role": "assistant", "model_id": "claude-sonnet-4", "session_id": sid, "user_id": "erin", "subject": "erin",
+            "parent_message_id": ask.to_hex(), "created_at": friday + 90_000, "namespace": NAMESPACE,
+            "structural_tags": ["conversation", "status"], "source_type": "llm_generated", "author_did": ASSISTANT,
+        }))?;
+        let refresh = start + at("1970-01-01T07:00:00Z");
+        let deploys = [8, 9, 7, 11, 6, 10, 9, 12, 8][week as usize];
+        b.put(&format!("act-refresh-w{week}"), json!({
+            "type": "action", "tool_name": "query_metrics", "input": { "query": "dashboard refresh" },
+            "content": format!("dashboard refreshed: {deploys} deployments last week"), "is_error": false, "subject": "dave",
+            "relation": "mg:did", "object": format!("dashboard refreshed: {deploys} deployments last week"), "user_id": "dave",
+            "created_at": refresh, "namespace": NAMESPACE, "structural_tags": ["tool", "metrics"], "author_did": ASSISTANT,
+            "source_type": "system", "tool_call_id": format!("call-refresh-{week}"),
+        }))?;
+        for (weekday, time, title) in MEETINGS {
+            let when = start + weekday * day + at(&format!("1970-01-01{time}"));
+            if when > super::NOW_MS {
+                continue;
+            }
+            b.put(&format!("cal-w{week}-{weekday}"), json!({
+                "type": "observation", "observer_id": "obs-calendar", "observer_type": "sensor:calendar",
+                "subject": "team-alpha", "relation": "mg:perceives", "object": format!("meeting held: {title}"),
+                "created_at": when, "namespace": NAMESPACE, "structural_tags": ["calendar"], "source_type": "sensor",
+            }))?;
+        }
+    }
     Ok(())
 }
 
@@ -164,7 +222,7 @@ fn goals(b: &mut Builder) -> Result<(), OmsError> {
 
 fn reasoning(b: &mut Builder) -> Result<(), OmsError> {
     #[rustfmt::skip]
-    let rows: &[(&str, &str, &str, &[&str], &str, &str)] = &[
+    let rows: &[Inference] = &[
         ("why-incidents", "alice", "deductive", &["incidents", "alice-incidents"], "alice is prioritising reliability given 3 P0 incidents; lead with the incident reduction narrative", "2026-03-02T09:16:00Z"),
         ("why-week5", "dave", "abductive", &["act-deploys"], "low deployments in week 5 were likely caused by the infra migration; flag it as a contextual outlier", "2026-02-03T09:33:00Z"),
         ("why-mornings", "bob", "inductive", &["bob-mornings", "bob-no-mornings"], "bob's scheduling preference changed in February; prefer afternoons", "2026-02-16T17:05:00Z"),

@@ -137,7 +137,9 @@ pub(super) fn write(b: &mut Builder) -> Result<(), OmsError> {
     for r in BELIEFS {
         let mut j = belief(r);
         if r.0 == "alice-async" || r.0 == "carol-huddles" {
-            j["structural_tags"].as_array_mut().map(|t| t.push("profile:consumer".into()));
+            if let Some(tags) = j["structural_tags"].as_array_mut() {
+                tags.push("profile:consumer".into());
+            }
             j["con:interaction_channel"] = "slack".into();
         }
         if r.0 == "bob-no-mornings" {
@@ -189,6 +191,7 @@ pub(super) fn write(b: &mut Builder) -> Result<(), OmsError> {
         super::at("2026-01-12T09:00:00Z"),
         "contradicts alice avoiding meetings before 10:00",
     )?;
+    b.contradict("bob-mornings", super::at("2026-02-16T17:20:00Z"), "bob now avoids morning meetings")?;
     for key in ["alice-role", "bob-role", "carol-role", "dave-role", "erin-role", "incidents", "phoenix-status-8"] {
         b.verify(key, "verified")?;
     }

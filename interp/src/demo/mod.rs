@@ -133,6 +133,11 @@ impl Builder {
     pub fn into_store(self) -> Store {
         self.store
     }
+
+    /// The store and the address of every key.
+    pub fn finish(self) -> (Store, HashMap<String, ContentAddress>) {
+        (self.store, self.keys)
+    }
 }
 
 /// Builds the demo memory in a store.

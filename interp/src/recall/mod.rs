@@ -80,8 +80,8 @@ fn thread_condition(cx: &mut Ctx<'_>, t: &Target) -> Result<Condition, Diagnosti
     let addr: ContentAddress = match found.as_slice() {
         [one] => *one,
         [] => {
-            return Err(Diagnostic::new(Code::E015, t.span, format!("No grain has the address sha256:{hex}."))
-                .with_suggestion("Check the hash, for example with `RECALL events WHERE hash = sha256:…`."));
+            return Err(Diagnostic::new(Code::E046, t.span, format!("No grain has the address sha256:{hex}."))
+                .with_suggestion("Check the hash, for example with `EXISTS sha256:…`."));
         }
         _ => return Err(ambiguous(&hex, t.span)),
     };
@@ -137,7 +137,7 @@ pub fn run(cx: &mut Ctx<'_>, plan: &RecallPlan, skip: usize) -> Result<RecallOut
     let mut fetched = fetch(cx, &compiled, plan, &o, skip)?;
     if fetched.total == 0 {
         if let Some(fb) = &plan.desugared.fallback {
-            cx.stats.note("ABOUT matched no subject; it fell back to text search (WHERE query = …, §9.1)");
+            cx.stats.note("ABOUT found nothing with subject = …; it fell back to WHERE query = … (§9.1)");
             compiled = compile(cx, fb, plan.view, &subs, &extra)?;
             fetched = fetch(cx, &compiled, plan, &o, skip)?;
         }

@@ -202,6 +202,17 @@ fn opposites(relation: &str) -> Vec<String> {
     opp.iter().flat_map(|o| [format!("mg:{o}"), (*o).to_string()]).collect()
 }
 
+/// Adds a conflicting grain once, gathering every reason it conflicts.
+fn add_conflict(conflicts: &mut Vec<Json>, address: String, why: &str) {
+    if let Some(c) = conflicts.iter_mut().find(|c| c["content_address"] == address.as_str()) {
+        if let Some(reasons) = c["why"].as_array_mut() {
+            reasons.push(why.into());
+        }
+        return;
+    }
+    conflicts.push(json!({ "content_address": address, "why": [why] }));
+}
+
 fn contradictions(cx: &mut Ctx<'_>, row: &Row) -> Result<Json, Diagnostic> {
     let hit = &row.hit;
     let contradicted = fields::value(hit, "contradicted") == Some(Value::Bool(true));
@@ -226,11 +237,7 @@ fn contradictions(cx: &mut Ctx<'_>, row: &Row) -> Result<Json, Diagnostic> {
             cx.stats.store_ops += 1;
             cx.stats.scanned += env.total as u64;
             for h in env.results {
-                conflicts.push(json!({
-                    "content_address": h.address.to_hex(),
-                    "relation": h.grain().get_str("relation"),
-                    "why": "opposite relation on the same subject and object",
-                }));
+                add_conflict(&mut conflicts, h.address.to_hex(), "opposite relation on the same subject and object");
             }
         }
     }
@@ -239,7 +246,7 @@ fn contradictions(cx: &mut Ctx<'_>, row: &Row) -> Result<Json, Diagnostic> {
             let Some(m) = l.as_map() else { continue };
             let kind = m.get("relation_type").and_then(Value::as_str);
             if let (Some(k @ ("contradicts" | "refutes")), Some(h)) = (kind, m.get("hash").and_then(Value::as_str)) {
-                conflicts.push(json!({ "content_address": h, "why": format!("related_to: {k}") }));
+                add_conflict(&mut conflicts, h.to_string(), &format!("related_to: {k}"));
             }
         }
     }
