@@ -1,1 +1,26 @@
-//! (being written)
+//! # cal-render — CAL's content layer
+//!
+//! Turns grains the interpreter has already retrieved into what goes into an
+//! LLM's context window (§10, §14.2–14.4): the Content Projection Model with
+//! `humanize()`, time humanization against an injected clock and PROJECT;
+//! progressive disclosure; the seven output formats, one module each, for
+//! RECALL (`AS`) and ASSEMBLE (`FORMAT`); ASSEMBLE budget allocation (§8.2);
+//! Mustache-subset templates; and exact token counts (o200k_base).
+//!
+//! The crate is pure: no store, no clock, no IO. Entry points:
+//! [`render_recall`] and [`assemble()`].
+
+pub mod assemble;
+pub mod budget;
+pub mod formats;
+pub mod grain;
+pub mod project;
+pub mod template;
+pub mod time;
+pub mod tokens;
+
+pub use assemble::{AssembleRequest, Assembled, Output, SourceInput, SourceReport, assemble, render_recall};
+pub use budget::{Budget, BudgetUnit};
+pub use grain::GrainInput;
+pub use project::{Disclosure, Project, ProjectionOptions};
+pub use template::{TemplateDef, TemplateError, TemplateRegistry};
