@@ -354,12 +354,12 @@ impl LanguageServer for Backend {
                 if r.start.line != r.end.line {
                     continue;
                 }
-                let delta_line = r.start.line - line;
-                let delta_start = if delta_line == 0 { r.start.character - col } else { r.start.character };
+                let delta_line = r.start.line.saturating_sub(line);
+                let delta_start = if delta_line == 0 { r.start.character.saturating_sub(col) } else { r.start.character };
                 data.push(SemanticToken {
                     delta_line,
                     delta_start,
-                    length: r.end.character - r.start.character,
+                    length: r.end.character.saturating_sub(r.start.character),
                     token_type: t.kind,
                     token_modifiers_bitset: 0,
                 });
