@@ -165,9 +165,7 @@ pub fn allocate(total: usize, costs: &[Vec<usize>], weights: &[f64]) -> Allocati
         let hw: Vec<f64> = hungry.iter().map(|&i| weights.get(i).copied().unwrap_or(0.0)).collect();
         let extra = split(surplus, &hw);
         let before = taken.clone();
-        for i in 0..n {
-            allocated[i] = used[i];
-        }
+        allocated.copy_from_slice(&used);
         for (k, &i) in hungry.iter().enumerate() {
             allocated[i] += extra[k];
         }

@@ -297,11 +297,11 @@ fn row(e: &Element, cols: &[String]) -> String {
         .join(",")
 }
 
-fn group(name: &str, els: &[&Element], depth: usize, disclosure: Disclosure, projected: Option<&[String]>) -> String {
+/// One same-type group: its header, then its rows indented by `rpad` (none for a RECALL's
+/// root array, §10.9.3; two spaces under an ASSEMBLE's root object, §10.9.4).
+fn group(name: &str, els: &[&Element], rpad: &str, disclosure: Disclosure, projected: Option<&[String]>) -> String {
     let cols = group_columns(els, disclosure, projected);
-    let pad = INDENT.repeat(depth);
-    let mut lines = vec![format!("{pad}{}", header(Some(name), els.len(), Some(&cols)))];
-    let rpad = INDENT.repeat(depth + 1);
+    let mut lines = vec![header(Some(name), els.len(), Some(&cols))];
     lines.extend(els.iter().map(|e| format!("{rpad}{}", row(e, &cols))));
     lines.join("\n")
 }
@@ -321,7 +321,7 @@ fn split_by_type(els: &[Element]) -> Vec<(String, Vec<&Element>)> {
 /// A RECALL result: one root tabular array per type (§10.9.3). A RECALL returning several
 /// types (a multi-type RECALL) gives one root-level array per type, separated by a blank line.
 pub fn recall(els: &[Element], disclosure: Disclosure, projected: Option<&[String]>) -> String {
-    split_by_type(els).iter().map(|(g, v)| group(g, v, 0, disclosure, projected)).collect::<Vec<_>>().join("\n\n")
+    split_by_type(els).iter().map(|(g, v)| group(g, v, "", disclosure, projected)).collect::<Vec<_>>().join("\n\n")
 }
 
 /// The metadata header of an ASSEMBLE (§10.9.4).
@@ -357,7 +357,7 @@ pub fn assemble(a: &Assembly, disclosure: Disclosure, projected: Option<&[String
                 n += 1;
             }
             used.push(name.clone());
-            blocks.push(group(&name, &els, 1, disclosure, projected).replacen(INDENT, "", 1));
+            blocks.push(group(&name, &els, INDENT, disclosure, projected));
         }
     }
     let mut out = assembly_header(a);

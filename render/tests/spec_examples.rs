@@ -1,0 +1,202 @@
+//! The spec's own output examples (§14.2, §10.6, §10.9) rendered from fixture grains that
+//! match them, plus ASSEMBLE budget invariants.
+
+use cal_grammar::FormatName;
+use cal_render::{
+    AssembleRequest, Budget, BudgetUnit, Disclosure, GrainInput, Output, ProjectionOptions, SourceInput, assemble,
+    render_recall, tokens,
+};
+use serde_json::{Value, json};
+
+const NOW: i64 = 1_773_565_200_000; // 2026-03-15T09:00:00Z
+const MIN: i64 = 60_000;
+
+fn g(v: Value) -> GrainInput {
+    GrainInput::new(v, 1.0, "sha256:00")
+}
+
+fn belief(obj: &str, rel: &str, c: f64) -> GrainInput {
+    g(json!({"type": "belief", "subject": "alice", "relation": rel, "object": obj, "confidence": c,
+             "namespace": "ns", "created_at": NOW - 5 * MIN}))
+}
+
+fn goal(obj: &str, deadline: Option<i64>) -> GrainInput {
+    let mut v = json!({"type": "goal", "subject": "alice", "object": obj, "goal_state": "active"});
+    if let Some(d) = deadline {
+        v["deadline"] = json!(d);
+    }
+    g(v)
+}
+
+fn event(role: &str, content: &str, ago_min: i64) -> GrainInput {
+    g(json!({"type": "event", "role": role, "content": content, "created_at": NOW - ago_min * MIN}))
+}
+
+fn opts() -> ProjectionOptions {
+    ProjectionOptions { now_ms: NOW, ..Default::default() }
+}
+
+fn section_14_2() -> AssembleRequest {
+    AssembleRequest {
+        name: "ctx".into(),
+        intent: Some("helping alice with project".into()),
+        sources: vec![
+            SourceInput {
+                label: "beliefs".into(),
+                grains: vec![
+                    belief("dark mode", "mg:prefers", 0.92),
+                    belief("keyboard shortcuts", "mg:requires", 0.88),
+                ],
+            },
+            SourceInput { label: "goals".into(), grains: vec![goal("complete Q1 review", None)] },
+        ],
+        budget: Budget::default_tokens(),
+        output: Output::Format(FormatName::Sml),
+        projection: opts(),
+    }
+}
+
+#[test]
+fn section_14_2_sml_markdown_compact() {
+    let mut req = section_14_2();
+    assert_eq!(
+        assemble(&req).text,
+        "<context intent=\"helping alice with project\">\n\
+         <belief subject=\"alice\" confidence=\"0.92\">prefers dark mode</belief>\n\
+         <belief subject=\"alice\" confidence=\"0.88\">requires keyboard shortcuts</belief>\n\
+         <goal subject=\"alice\" state=\"active\">complete Q1 review</goal>\n\
+         </context>"
+    );
+    req.output = Output::Format(FormatName::Readable);
+    assert_eq!(
+        assemble(&req).text,
+        "## Context: helping alice with project\n\n\
+         **Beliefs**\n\
+         - alice prefers dark mode (confidence: 0.92)\n\
+         - alice requires keyboard shortcuts (confidence: 0.88)\n\n\
+         **Goals**\n\
+         - alice: complete Q1 review (active)"
+    );
+    req.output = Output::Format(FormatName::Compact);
+    assert_eq!(
+        assemble(&req).text,
+        "[belief] alice prefers dark mode (0.92)\n\
+         [belief] alice requires keyboard shortcuts (0.88)\n\
+         [goal] alice: complete Q1 review (active)"
+    );
+}
+
+#[test]
+fn section_10_9_toon_recall_examples() {
+    let beliefs = [
+        belief("dark mode", "mg:prefers", 0.95),
+        belief("vim", "mg:prefers", 0.90),
+        belief("in deep-focus blocks of 90 minutes", "mg:works_best", 0.82),
+    ];
+    let (text, n) = render_recall(&beliefs, FormatName::Toon, &opts());
+    assert_eq!(
+        text,
+        "beliefs[3]{subject,content,confidence}:\n\
+         alice,prefers dark mode,0.95\n\
+         alice,prefers vim,0.9\n\
+         alice,works best in deep-focus blocks of 90 minutes,0.82"
+    );
+    assert_eq!(n, tokens::count(&text));
+    let events = [
+        event("user", "Can you help me pull together the Q1 metrics?", 10),
+        event("assistant", "Sure — retrieving deployment counts and incident data.", 10),
+        event("user", "Focus on the reliability numbers first.", 8),
+    ];
+    assert_eq!(
+        render_recall(&events, FormatName::Toon, &opts()).0,
+        "events[3]{role,time,content}:\n\
+         user,10m ago,Can you help me pull together the Q1 metrics?\n\
+         assistant,10m ago,Sure — retrieving deployment counts and incident data.\n\
+         user,8m ago,Focus on the reliability numbers first."
+    );
+}
+
+#[test]
+fn section_10_9_4_toon_assemble_shape() {
+    let req = AssembleRequest {
+        name: "agent_context".into(),
+        intent: Some("helping alice prepare her Q1 engineering review".into()),
+        sources: vec![
+            SourceInput {
+                label: "beliefs".into(),
+                grains: vec![belief("dark mode", "mg:prefers", 0.95), belief("vim", "mg:prefers", 0.9)],
+            },
+            SourceInput {
+                label: "goals".into(),
+                grains: vec![
+                    goal("complete Q1 engineering review", Some(1_773_532_800_000)),
+                    goal("reduce P0 incident rate by 20% in Q2", None),
+                ],
+            },
+        ],
+        budget: Budget::new(2000, BudgetUnit::Tokens),
+        output: Output::Format(FormatName::Toon),
+        projection: opts(),
+    };
+    let out = assemble(&req);
+    // §10.9.4 writes the missing deadline as `-`; TOON's own quoting rules (leading hyphen)
+    // and its null literal make that `null` here (docs/spec-decisions-render.md).
+    let expected = format!(
+        "context: agent_context\nintent: helping alice prepare her Q1 engineering review\ntokens: {}/2000\n\
+         beliefs[2]{{subject,content,confidence}}:\n  alice,prefers dark mode,0.95\n  alice,prefers vim,0.9\n\n\
+         goals[2]{{subject,content,state,deadline}}:\n  alice,complete Q1 engineering review,active,2026-03-15\n  \
+         alice,reduce P0 incident rate by 20% in Q2,active,null",
+        out.tokens
+    );
+    assert_eq!(out.text, expected);
+    assert_eq!(out.tokens, tokens::count(&out.text));
+}
+
+#[test]
+fn budgets_are_never_exceeded_and_counts_are_exact() {
+    let many: Vec<GrainInput> =
+        (0..60).map(|i| belief(&format!("topic number {i} with some words"), "mg:knows", 0.5)).collect();
+    let evs: Vec<GrainInput> = (0..60).map(|i| event("user", &format!("message {i} about the review"), i)).collect();
+    for format in [FormatName::Sml, FormatName::Markdown, FormatName::Text, FormatName::Toon, FormatName::Json] {
+        for budget in [60, 200, 500, 1500] {
+            let req = AssembleRequest {
+                name: "c".into(),
+                intent: Some("x".into()),
+                sources: vec![
+                    SourceInput { label: "beliefs".into(), grains: many.clone() },
+                    SourceInput { label: "events".into(), grains: evs.clone() },
+                ],
+                budget: Budget::new(budget, BudgetUnit::Tokens),
+                output: Output::Format(format),
+                projection: ProjectionOptions { disclosure: Disclosure::Standard, ..opts() },
+            };
+            let out = assemble(&req);
+            assert!(out.tokens <= budget, "{format:?} {budget}: {}", out.tokens);
+            assert_eq!(out.tokens, tokens::count(&out.text));
+            assert!(out.sources.iter().all(|s| s.truncated));
+        }
+    }
+}
+
+#[test]
+fn grains_budget_splits_by_weight() {
+    let many: Vec<GrainInput> = (0..60).map(|i| belief(&format!("t{i}"), "mg:knows", 0.5)).collect();
+    let req = AssembleRequest {
+        name: "c".into(),
+        intent: None,
+        sources: vec![
+            SourceInput { label: "a".into(), grains: many.clone() },
+            SourceInput { label: "b".into(), grains: many.clone() },
+            SourceInput { label: "c".into(), grains: many[..2].to_vec() },
+        ],
+        budget: Budget::new(20, BudgetUnit::Grains),
+        output: Output::Format(FormatName::Text),
+        projection: opts(),
+    };
+    let out = assemble(&req);
+    let got: Vec<usize> = out.sources.iter().map(|s| s.grains).collect();
+    // 10/6/4 by weight; c uses 2, its surplus of 2 goes to a and b by weight.
+    assert_eq!(got.iter().sum::<usize>(), 20);
+    assert_eq!(got[2], 2);
+    assert!(got[0] >= 10 && got[1] >= 6);
+}
