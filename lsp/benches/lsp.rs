@@ -16,9 +16,9 @@ fn big_document() -> String {
             0 => s.push_str(&format!(
                 "-- query {i}\nRECALL beliefs\n  WHERE subject = \"user-{i}\" AND relation IS PREFERENCE\n  WITH diversity(mmr, lambda = 0.5)\n  | ORDER BY confidence DESC | LIMIT 10;\n"
             )),
-            1 => s.push_str(&format!(
-                "LET $recent = RECALL events WHERE time = \"last 7 days\" | SUBJECTS;\nRECALL goals\n  WHERE goal_state = \"active\"\n  AND subject IN ($recent)\n  AS markdown;\n"
-            )),
+            1 => s.push_str(
+                "LET $recent = RECALL events WHERE time = \"last 7 days\" | SUBJECTS;\nRECALL goals\n  WHERE goal_state = \"active\"\n  AND subject IN ($recent)\n  AS markdown;\n",
+            ),
             2 => s.push_str(&format!(
                 "ASSEMBLE ctx_{i} FOR \"planning\"\n  FROM facts: (RECALL beliefs ABOUT \"alice\"), todo: (RECALL goals)\n  BUDGET 2000 tokens\n  PRIORITY todo > facts\n  FORMAT readable;\n"
             )),

@@ -45,9 +45,8 @@ async fn a_whole_session() {
                "contentChanges": [{"text": "RECALL goals WHERE goal_state = \"active\" AND "}]}),
     )
     .await;
-    let items = c
-        .request("textDocument/completion", json!({"textDocument": {"uri": URI}, "position": pos(0, 45)}))
-        .await;
+    let items =
+        c.request("textDocument/completion", json!({"textDocument": {"uri": URI}, "position": pos(0, 45)})).await;
     let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"deadline") && labels.contains(&"subject"), "{labels:?}");
     assert!(!labels.contains(&"tool_name"));
@@ -80,7 +79,8 @@ async fn a_whole_session() {
                "contentChanges": [{"text": "LET $r = RECALL events;\nRECALL beliefs WHERE subject IN ($r)"}]}),
     )
     .await;
-    let prep = c.request("textDocument/prepareRename", json!({"textDocument": {"uri": URI}, "position": pos(1, 34)})).await;
+    let prep =
+        c.request("textDocument/prepareRename", json!({"textDocument": {"uri": URI}, "position": pos(1, 34)})).await;
     assert_eq!(prep, json!({"start": pos(1, 33), "end": pos(1, 35)}));
     let edit = c
         .request(
@@ -140,7 +140,9 @@ async fn code_actions_and_bad_requests() {
     // Positions far outside the text and unknown documents answer, never crash.
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": URI}, "position": pos(99, 99)})).await;
     assert!(h.is_null() || h.is_object());
-    let h = c.request("textDocument/completion", json!({"textDocument": {"uri": "file:///nope.cal"}, "position": pos(0, 0)})).await;
+    let h = c
+        .request("textDocument/completion", json!({"textDocument": {"uri": "file:///nope.cal"}, "position": pos(0, 0)}))
+        .await;
     assert!(h.is_null());
     let r = c
         .request("textDocument/rename", json!({"textDocument": {"uri": URI}, "position": pos(0, 0), "newName": "x"}))

@@ -65,8 +65,16 @@ snap!(complete_stages, completion, "RECALL beliefs | ‸");
 snap!(complete_with_options, completion, "RECALL beliefs WITH superseded, ‸");
 snap!(complete_formats, completion, "RECALL beliefs AS ‸");
 snap!(complete_template_variables, completion, "DEFINE TEMPLATE t { HEADER { {{assembly.‸ } }");
-snap!(complete_let_names, completion, "LET $recent = RECALL events;\nLET $mine = RECALL MY beliefs;\nRECALL beliefs WHERE subject IN ($‸");
-snap!(complete_priority_labels, completion, "ASSEMBLE ctx FROM facts: (RECALL beliefs), todo: (RECALL goals) PRIORITY facts > ‸");
+snap!(
+    complete_let_names,
+    completion,
+    "LET $recent = RECALL events;\nLET $mine = RECALL MY beliefs;\nRECALL beliefs WHERE subject IN ($‸"
+);
+snap!(
+    complete_priority_labels,
+    completion,
+    "ASSEMBLE ctx FROM facts: (RECALL beliefs), todo: (RECALL goals) PRIORITY facts > ‸"
+);
 snap!(complete_fields_after_subquery, completion, "RECALL goals WHERE subject IN (RECALL actions | SUBJECTS) AND ‸");
 snap!(complete_diversity_args, completion, "RECALL beliefs WITH diversity(‸");
 
@@ -81,7 +89,8 @@ snap!(hover_keyword, hover, "RECALL beliefs WH‸ERE subject = \"a\"");
 
 #[test]
 fn definition_references_and_rename_of_a_let_name() {
-    let (text, at) = find("LET $recent = RECALL events;\nRECALL beliefs WHERE subject IN ($rec‸ent) AND object IN ($recent)");
+    let (text, at) =
+        find("LET $recent = RECALL events;\nRECALL beliefs WHERE subject IN ($rec‸ent) AND object IN ($recent)");
     let occ = engine::names::occurrences(&text, at).expect("a name");
     assert_eq!(&text[occ.definition.range()], "$recent");
     assert_eq!(occ.definition.start, 4);
@@ -132,7 +141,12 @@ fn formatting_keeps_comments_and_refuses_broken_text() {
 fn code_actions_apply_replacements() {
     let text = "RECALL facts WHERE subject = \"a\"";
     let doc = Document::new(text, 1);
-    let acts = engine::actions::actions(text, doc.analysis.document.as_ref(), &doc.analysis.diagnostics, Span::new(0, text.len()));
+    let acts = engine::actions::actions(
+        text,
+        doc.analysis.document.as_ref(),
+        &doc.analysis.diagnostics,
+        Span::new(0, text.len()),
+    );
     let first = acts.first().expect("a quick fix for `facts`");
     assert_eq!(apply_edits(text, &first.edits), "RECALL beliefs WHERE subject = \"a\"", "{acts:#?}");
 }
@@ -204,6 +218,7 @@ fn no_engine_function_panics_on_any_prefix() {
         }
         let _ = engine::format::format(t, None);
         let _ = engine::semantic::tokens(t);
-        let _ = engine::actions::actions(t, doc.analysis.document.as_ref(), &doc.analysis.diagnostics, Span::new(0, end));
+        let _ =
+            engine::actions::actions(t, doc.analysis.document.as_ref(), &doc.analysis.diagnostics, Span::new(0, end));
     }
 }

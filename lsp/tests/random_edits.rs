@@ -24,10 +24,35 @@ impl Rng {
 }
 
 const PIECES: &[&str] = &[
-    "RECALL ", "beliefs ", "WHERE ", "subject = \"é😀\" ", "AND ", "relation IS PREFERENCE ", "| LIMIT 5", ";\n",
-    "LET $a = RECALL events;\n", "ASSEMBLE c FROM x: (RECALL goals) PRIORITY x", "\"", "(", ")", "{{", "}}", "--",
-    "\n", "WITH diversity(mmr, ", "DEFINE TEMPLATE t { HEADER { {{assembly.name}} } }", "ADD belief SET ", "sha256:",
-    "é", "😀", " ", "DELETE ", "$a", "x_", "[", "]",
+    "RECALL ",
+    "beliefs ",
+    "WHERE ",
+    "subject = \"é😀\" ",
+    "AND ",
+    "relation IS PREFERENCE ",
+    "| LIMIT 5",
+    ";\n",
+    "LET $a = RECALL events;\n",
+    "ASSEMBLE c FROM x: (RECALL goals) PRIORITY x",
+    "\"",
+    "(",
+    ")",
+    "{{",
+    "}}",
+    "--",
+    "\n",
+    "WITH diversity(mmr, ",
+    "DEFINE TEMPLATE t { HEADER { {{assembly.name}} } }",
+    "ADD belief SET ",
+    "sha256:",
+    "é",
+    "😀",
+    " ",
+    "DELETE ",
+    "$a",
+    "x_",
+    "[",
+    "]",
 ];
 
 fn char_boundary(text: &str, rng: &mut Rng) -> usize {
@@ -71,8 +96,11 @@ async fn random_edits_never_crash_and_diagnostics_are_current() {
             c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": position})).await;
             c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": position})).await;
             c.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}})).await;
-            c.request("textDocument/formatting", json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}))
-                .await;
+            c.request(
+                "textDocument/formatting",
+                json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+            )
+            .await;
         }
         if step % 50 == 0 {
             // Let the debounce fire sometimes, so analysis and edits interleave.

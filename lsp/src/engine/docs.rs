@@ -163,7 +163,9 @@ pub fn with_option(name: &str) -> String {
     let quoted = format!("\"{name}\"");
     let alternatives: Vec<&str> = ebnf::rule("with_option")
         .and_then(|r| r.text.split_once('='))
-        .map(|(_, body)| body.trim_end_matches(';').split(" | ").map(str::trim).filter(|a| a.starts_with(&quoted)).collect())
+        .map(|(_, body)| {
+            body.trim_end_matches(';').split(" | ").map(str::trim).filter(|a| a.starts_with(&quoted)).collect()
+        })
         .unwrap_or_default();
     if alternatives.is_empty() {
         return format!("**{name}** — WITH option");

@@ -33,7 +33,7 @@ pub fn format(text: &str, range: Option<Span>) -> Vec<Edit> {
         .filter(|q| !has_comment(text, &tokens, q.span))
         .filter_map(|q| {
             let printed = query_to_text(q);
-            (text.get(q.span.range()) != Some(printed.as_str())).then(|| Edit { span: q.span, text: printed })
+            (text.get(q.span.range()) != Some(printed.as_str())).then_some(Edit { span: q.span, text: printed })
         })
         .collect()
 }

@@ -91,7 +91,9 @@ fn statement_at(document: &Document, start: u32) -> Option<&Statement> {
         }
     }
     document.queries.iter().find_map(|q| match &q.body {
-        QueryBody::Statement(s) if q.span.start <= start && start < q.span.end.max(q.span.start.saturating_add(1)) => find(s, start),
+        QueryBody::Statement(s) if q.span.start <= start && start < q.span.end.max(q.span.start.saturating_add(1)) => {
+            find(s, start)
+        }
         _ => None,
     })
 }

@@ -33,8 +33,8 @@ impl<'a> Lines<'a> {
             Encoding::Utf16 => self.index.utf16_position(offset),
             Encoding::Utf8 => {
                 let offset = floor(self.index.text(), offset as usize);
-                let (line, start) = self.index.line_of(offset as u32);
-                (u32::try_from(line).unwrap_or(u32::MAX), offset as u32 - start)
+                let (line, start) = self.index.line_of(offset);
+                (u32::try_from(line).unwrap_or(u32::MAX), offset - start)
             }
         }
     }

@@ -78,7 +78,7 @@ pub fn completion(lines: &Lines<'_>, c: Completion) -> Vec<lsp::CompletionItem> 
                 ItemKind::Variable => lsp::CompletionItemKind::VARIABLE,
             }),
             detail: Some(it.detail),
-            documentation: (!it.documentation.is_empty()).then(|| {
+            documentation: (!it.documentation.is_empty()).then_some({
                 lsp::Documentation::MarkupContent(lsp::MarkupContent {
                     kind: lsp::MarkupKind::Markdown,
                     value: it.documentation,

@@ -355,7 +355,8 @@ impl LanguageServer for Backend {
                     continue;
                 }
                 let delta_line = r.start.line.saturating_sub(line);
-                let delta_start = if delta_line == 0 { r.start.character.saturating_sub(col) } else { r.start.character };
+                let delta_start =
+                    if delta_line == 0 { r.start.character.saturating_sub(col) } else { r.start.character };
                 data.push(SemanticToken {
                     delta_line,
                     delta_start,
