@@ -3,8 +3,8 @@
 //! synthetic 1/4/8 KiB queries to show the cost is linear in size.
 //! Figures and how they were taken: docs/performance.md.
 
-use cal_parser::{parse_query, rd_parse_query};
-use divan::{black_box, Bencher};
+use cal_parser::parse_query;
+use divan::{Bencher, black_box};
 
 fn main() {
     divan::main();
@@ -49,7 +49,10 @@ pub fn sized_query(bytes: usize) -> String {
     let mut q = String::from(r#"RECALL beliefs WHERE subject = "alice""#);
     let mut i = 0;
     while q.len() + 160 < bytes {
-        q.push_str(&format!(r#" AND object != "value number {i}" AND confidence >= 0.{} AND tags EXCLUDE ["t{i}"]"#, i % 10));
+        q.push_str(&format!(
+            r#" AND object != "value number {i}" AND confidence >= 0.{} AND tags EXCLUDE ["t{i}"]"#,
+            i % 10
+        ));
         i += 1;
     }
     q.push_str(" | ORDER BY confidence DESC | LIMIT 10");
@@ -94,39 +97,8 @@ fn lex_only_simple_recall() -> usize {
     cal_lexer::lex(black_box(SIMPLE_RECALL)).tokens.len()
 }
 
-/// Two tokens: almost all of this is building the parser.
+/// Two tokens: the fixed cost of a parse.
 #[divan::bench]
 fn trivial_exists() {
     black_box(parse_query(black_box("EXISTS $x")));
-}
-
-/// The hand-written parser on the same inputs (during the switch).
-#[divan::bench]
-fn rd_simple_recall(b: Bencher) {
-    assert!(rd_parse_query(SIMPLE_RECALL).diagnostics.is_empty());
-    b.bench(|| rd_parse_query(black_box(SIMPLE_RECALL)));
-}
-
-/// The hand-written parser on §8.2.
-#[divan::bench]
-fn rd_assemble_8_2(b: Bencher) {
-    assert!(rd_parse_query(ASSEMBLE_8_2).diagnostics.is_empty());
-    b.bench(|| rd_parse_query(black_box(ASSEMBLE_8_2)));
-}
-
-/// The hand-written parser on the twelve queries.
-#[divan::bench]
-fn rd_twelve_spec_like(b: Bencher) {
-    b.bench(|| {
-        for q in SPEC_LIKE {
-            black_box(rd_parse_query(black_box(q)));
-        }
-    });
-}
-
-/// The hand-written parser at 8 KiB.
-#[divan::bench]
-fn rd_sized_8k(b: Bencher) {
-    let q = sized_query(8192);
-    b.counter(divan::counter::BytesCount::new(q.len())).bench(|| rd_parse_query(black_box(&q)));
 }

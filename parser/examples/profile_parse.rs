@@ -4,7 +4,7 @@ fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let mut total = 0;
     for _ in 0..n {
-        total += cal_parser::rd_parse_query(std::hint::black_box(q)).diagnostics.len();
+        total += cal_parser::parse_query(std::hint::black_box(q)).diagnostics.len();
     }
     println!("{total}");
 }

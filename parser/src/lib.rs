@@ -8,17 +8,13 @@
 //! parse yet. Parsing never panics, whatever the input.
 
 pub mod ast;
-mod error;
-mod grammar;
 pub mod json;
 pub mod print;
 mod syntax;
 
 use ast::{Document, Query};
 use cal_grammar::{Code, Diagnostic, Span, sort_diagnostics};
-use cal_lexer::{Lexed, Token, check_length, decode_utf8, lex};
-use chumsky::input::Input as _;
-use chumsky::prelude::*;
+use cal_lexer::{check_length, decode_utf8, lex};
 
 /// The result of parsing: a tree when one could be built, and the diagnostics in source order.
 #[derive(Debug, Clone)]
@@ -48,10 +44,7 @@ impl<T> Parsed<T> {
 pub fn parse_query_bytes(bytes: &[u8]) -> Parsed<Query> {
     match decode_utf8(bytes) {
         Ok(text) => parse_query(text),
-        Err(d) => Parsed {
-            ast: None,
-            diagnostics: vec![d],
-        },
+        Err(d) => Parsed { ast: None, diagnostics: vec![d] },
     }
 }
 
@@ -59,20 +52,15 @@ pub fn parse_query_bytes(bytes: &[u8]) -> Parsed<Query> {
 /// only whitespace and comments is CAL-E014.
 pub fn parse_query(text: &str) -> Parsed<Query> {
     if let Some(d) = check_length(text, Span::new(0, text.len())) {
-        return Parsed {
-            ast: None,
-            diagnostics: vec![d],
-        };
+        return Parsed { ast: None, diagnostics: vec![d] };
     }
     let lexed = lex(text);
     if lexed.tokens.is_empty() && lexed.diagnostics.is_empty() {
-        return Parsed {
-            ast: None,
-            diagnostics: vec![empty_query(text)],
-        };
+        return Parsed { ast: None, diagnostics: vec![empty_query(text)] };
     }
-    let (ast, diagnostics) = run!(text, &lexed, grammar::single_query);
-    let ast = ast.flatten();
+    let (ast, syntax) = syntax::single_query(text, &lexed.tokens);
+    let mut diagnostics = lexed.diagnostics;
+    diagnostics.extend(syntax);
     let diagnostics = finish(text, diagnostics, ast.as_ref().map(|q| q.span));
     Parsed { ast, diagnostics }
 }
@@ -80,87 +68,6 @@ pub fn parse_query(text: &str) -> Parsed<Query> {
 /// Parses a `.cal` document: queries separated by `;` (the last `;` optional).
 /// Each query is limited to 8,192 bytes on its own (CAL-E001).
 pub fn parse_document(text: &str) -> Parsed<Document> {
-    let lexed = lex(text);
-    if lexed.tokens.is_empty() {
-        let mut diagnostics = lexed.diagnostics;
-        if diagnostics.is_empty() {
-            diagnostics.push(empty_query(text));
-        }
-        return Parsed {
-            ast: Some(Document {
-                queries: Vec::new(),
-            }),
-            diagnostics,
-        };
-    }
-    let (queries, mut diagnostics) = run!(text, &lexed, grammar::document);
-    let queries = queries.unwrap_or_default();
-    for q in &queries {
-        diagnostics.extend(check_length(text, q.span));
-        for d in &mut diagnostics {
-            if d.span.start >= q.span.start && d.span.end <= q.span.end {
-                d.complete_example(text, q.span);
-            }
-        }
-    }
-    let diagnostics = finish(text, diagnostics, Some(Span::new(0, 0)));
-    Parsed {
-        ast: Some(Document { queries }),
-        diagnostics,
-    }
-}
-
-fn empty_query(text: &str) -> Diagnostic {
-    Diagnostic::new(Code::E014, Span::new(0, text.len()), "The query is empty.")
-        .with_suggestion("Write a statement, for example a RECALL.")
-        .with_example("RECALL beliefs ABOUT \"alice\"")
-}
-
-/// Lexes, parses with the given grammar entry point, and gathers every diagnostic.
-macro_rules! run {
-    ($text:expr, $lexed:expr, $entry:path) => {{
-        let text: &str = $text;
-        let lexed: &Lexed<'_> = $lexed;
-        let tokens: Vec<(Token<'_>, SimpleSpan)> = lexed
-            .tokens
-            .iter()
-            .map(|(t, s)| (*t, SimpleSpan::from(s.range())))
-            .collect();
-        let eoi = SimpleSpan::from(text.len()..text.len());
-        let (out, errors) = $entry()
-            .parse(tokens.as_slice().split_token_span(eoi))
-            .into_output_errors();
-        let mut diagnostics = lexed.diagnostics.clone();
-        diagnostics.extend(
-            errors
-                .into_iter()
-                .filter_map(|e| error::to_diagnostic(e, text, &lexed.tokens)),
-        );
-        (out, diagnostics)
-    }};
-}
-use run;
-
-/// Completes examples, sorts into source order and drops exact duplicates
-/// (recovery can visit the same bad token twice).
-fn finish(
-    text: &str,
-    mut diagnostics: Vec<Diagnostic>,
-    query_span: Option<Span>,
-) -> Vec<Diagnostic> {
-    let whole = query_span.unwrap_or(Span::new(0, text.len()));
-    for d in &mut diagnostics {
-        d.complete_example(text, whole);
-    }
-    sort_diagnostics(&mut diagnostics);
-    diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span);
-    diagnostics
-}
-
-/// The hand-written parser, during the switch from the chumsky grammar: same
-/// inputs, same outputs, compared case by case in `tests/rd_equivalence.rs`.
-#[doc(hidden)]
-pub fn rd_parse_document(text: &str) -> Parsed<Document> {
     let lexed = lex(text);
     if lexed.tokens.is_empty() {
         let mut diagnostics = lexed.diagnostics;
@@ -184,20 +91,20 @@ pub fn rd_parse_document(text: &str) -> Parsed<Document> {
     Parsed { ast: Some(Document { queries }), diagnostics }
 }
 
-/// See [`rd_parse_document`].
-#[doc(hidden)]
-pub fn rd_parse_query(text: &str) -> Parsed<Query> {
-    if let Some(d) = check_length(text, Span::new(0, text.len())) {
-        return Parsed { ast: None, diagnostics: vec![d] };
-    }
-    let lexed = lex(text);
-    if lexed.tokens.is_empty() && lexed.diagnostics.is_empty() {
-        return Parsed { ast: None, diagnostics: vec![empty_query(text)] };
-    }
-    let (ast, syntax) = syntax::single_query(text, &lexed.tokens);
-    let mut diagnostics = lexed.diagnostics;
-    diagnostics.extend(syntax);
-    let diagnostics = finish(text, diagnostics, ast.as_ref().map(|q| q.span));
-    Parsed { ast, diagnostics }
+fn empty_query(text: &str) -> Diagnostic {
+    Diagnostic::new(Code::E014, Span::new(0, text.len()), "The query is empty.")
+        .with_suggestion("Write a statement, for example a RECALL.")
+        .with_example("RECALL beliefs ABOUT \"alice\"")
 }
 
+/// Completes examples, sorts into source order and drops exact duplicates
+/// (recovery can visit the same bad token twice).
+fn finish(text: &str, mut diagnostics: Vec<Diagnostic>, query_span: Option<Span>) -> Vec<Diagnostic> {
+    let whole = query_span.unwrap_or(Span::new(0, text.len()));
+    for d in &mut diagnostics {
+        d.complete_example(text, whole);
+    }
+    sort_diagnostics(&mut diagnostics);
+    diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span);
+    diagnostics
+}

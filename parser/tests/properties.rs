@@ -7,7 +7,7 @@
 //!   diagnostic span lies on character boundaries inside the input.
 
 use cal_parser::ast::*;
-use cal_parser::{json, parse_query_bytes, print, rd_parse_query as parse_query};
+use cal_parser::{json, parse_query, parse_query_bytes, print};
 use proptest::prelude::*;
 use unicode_normalization::UnicodeNormalization;
 

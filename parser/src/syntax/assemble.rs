@@ -12,8 +12,15 @@ use cal_lexer::Token;
 /// ASSEMBLE [name] clauses… — clauses in any order, each at most once, FROM required.
 pub(crate) fn assemble(p: &mut Cursor<'_, '_>) -> PResult<Assemble> {
     let start = p.start();
-    p.expect_kw(Keyword::Assemble)?;
-    let name = if matches!(p.peek(), Some(Token::Ident(_))) { Some(user_name(p)?) } else { None };
+    let keyword = p.expect_kw(Keyword::Assemble)?;
+    let name = match p.peek() {
+        Some(Token::Ident(_)) => Some(user_name(p, "context")?),
+        Some(Token::Kw(k)) if can_be_name(k) => Some(user_name(p, "context")?),
+        _ => {
+            p.expect_label(Expect::Name);
+            None
+        }
+    };
     let mut a = Assemble {
         name,
         intent: None,
@@ -33,6 +40,8 @@ pub(crate) fn assemble(p: &mut Cursor<'_, '_>) -> PResult<Assemble> {
         let clause_start = p.start();
         let what = match clause(p, &mut a, &mut from_seen) {
             Ok(Some(what)) => what,
+            // No clause starts here: a stretch of text that is none is reported and skipped.
+            Ok(None) if junk(p, starts_assemble_clause, Expect::Clause) => continue,
             Ok(None) => break,
             Err(Bail) => {
                 p.skip_until(|t| is_clause_boundary(t) && !matches!(t, Token::Comma));
@@ -54,24 +63,31 @@ pub(crate) fn assemble(p: &mut Cursor<'_, '_>) -> PResult<Assemble> {
         }
     }
     a.span = p.since(start);
-    if !from_seen && !matches!(p.peek(), None | Some(Token::Semicolon | Token::RParen | Token::Comma | Token::RBrace)) {
-        // Something that is not a clause follows: that is the error to report.
-        return Err(p.error());
-    }
     if !from_seen {
         p.report(
-            Diagnostic::new(
-                Code::E002,
-                Span::empty(a.span.end as usize),
-                "ASSEMBLE needs a FROM clause with at least one source.",
-            )
-            .with_expected(vec!["FROM".into()])
-            .with_example(
-                "ASSEMBLE ctx FOR \"intent\" FROM beliefs: (RECALL beliefs ABOUT \"alice\") BUDGET 2000 tokens",
-            ),
+            Diagnostic::new(Code::E002, keyword, "ASSEMBLE needs a FROM clause with at least one source.")
+                .with_expected(vec!["FROM".into()])
+                .with_suggestion("Add `FROM label: (RECALL …), …` with the sources to assemble.")
+                .with_example(
+                    "ASSEMBLE ctx FOR \"intent\" FROM beliefs: (RECALL beliefs ABOUT \"alice\") BUDGET 2000 tokens",
+                ),
         );
     }
     Ok(a)
+}
+
+/// Keywords that start an ASSEMBLE clause.
+fn starts_assemble_clause(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::For
+            | Keyword::From
+            | Keyword::Budget
+            | Keyword::Priority
+            | Keyword::Format
+            | Keyword::Stream
+            | Keyword::With
+    )
 }
 
 /// Parses one clause; returns its name, or `None` when no clause starts here.
@@ -91,9 +107,15 @@ fn clause(p: &mut Cursor<'_, '_>, a: &mut Assemble, from_seen: &mut bool) -> PRe
             let mut sources = vec![source(p)?];
             // Inside BATCH, `, label: RECALL …` is the next entry, not another source:
             // a source is `(…)`, `$let`, or `label:` followed by one of those.
-            while p.peek() == Some(Token::Comma) && starts_source(p, 1) {
-                p.bump();
-                sources.push(source(p)?);
+            while p.peek() == Some(Token::Comma) {
+                if starts_source(p, 1) {
+                    p.bump();
+                    sources.push(source(p)?);
+                } else {
+                    // `FROM a: (…), BUDGET 5`: if nothing else takes the comma, a source is missing.
+                    expect_source(p, 1);
+                    break;
+                }
             }
             if a.sources.is_empty() {
                 a.sources = sources;
@@ -103,11 +125,17 @@ fn clause(p: &mut Cursor<'_, '_>, a: &mut Assemble, from_seen: &mut bool) -> PRe
         Some(Token::Kw(Keyword::Budget)) => {
             p.bump();
             let amount = int_lit(p)?;
-            let (w, s) = ident(p, Expect::Name)?;
-            let unit = BudgetUnit::from_word(w).ok_or_else(|| {
-                p.report(unknown_word("budget unit", w, s, &["tokens", "grains"]));
-                Bail
-            })?;
+            let (w, s) = ident(p, Expect::BudgetUnit)?;
+            let unit = BudgetUnit::from_word(w).unwrap_or_else(|| {
+                p.report(unknown_word(
+                    "budget unit",
+                    w,
+                    s,
+                    &["tokens", "grains"],
+                    Some("A budget is counted in `tokens` or in `grains`."),
+                ));
+                BudgetUnit::Tokens
+            });
             a.budget.get_or_insert(Budget { amount, unit, span: p.since(start) });
             "BUDGET"
         }
@@ -145,10 +173,24 @@ fn starts_source(p: &Cursor<'_, '_>, at: usize) -> bool {
     body(at) || (is_label_ahead(p, at) && body(at + 2))
 }
 
+/// Records what a source `at` tokens ahead lacks, as if it had been read there: after
+/// a word, the `:` of a label; after `label:`, the `(` or `$let`; otherwise a source.
+fn expect_source(p: &mut Cursor<'_, '_>, at: usize) {
+    match (p.peek_at(at), p.peek_at(at + 1)) {
+        (Some(Token::Ident(_) | Token::Kw(_)), Some(Token::Colon)) => {
+            p.expect_token_after(at + 2, Token::LParen);
+            p.expect_after(at + 2, Expect::Parameter);
+        }
+        (Some(Token::Ident(_) | Token::Kw(_)), _) => p.expect_token_after(at + 1, Token::Colon),
+        _ => p.expect_after(at, Expect::Source),
+    }
+}
+
 /// `[label:] (RECALL …)`, `[label:] ($let)` or `[label:] $let`.
 fn source(p: &mut Cursor<'_, '_>) -> PResult<Source> {
     let start = p.start();
-    let label = if is_label_ahead(p, 0) {
+    // `word :` is a label here, whatever follows (a source is never a domain field).
+    let label = if matches!(p.peek(), Some(Token::Ident(_) | Token::Kw(_))) && p.peek2() == Some(Token::Colon) {
         let l = label(p)?;
         p.bump();
         Some(l)
@@ -160,31 +202,28 @@ fn source(p: &mut Cursor<'_, '_>) -> PResult<Source> {
             let (name, span) = param(p)?;
             SourceBody::LetRef(Ident { name, span })
         }
-        Some(Token::LParen) => {
-            p.bump();
-            let body = if let Some(Token::Param(_)) = p.peek() {
-                let (name, span) = param(p)?;
-                SourceBody::LetRef(Ident { name, span })
-            } else {
-                p.at_kw(Keyword::Recall);
-                match p.peek() {
-                    Some(Token::Kw(Keyword::Recall)) => match recall(p) {
-                        Ok(r) => SourceBody::Recall(r),
-                        Err(Bail) => {
-                            p.skip_until(|t| matches!(t, Token::RParen));
-                            SourceBody::Recall(Recall { span: p.since(start), ..Recall::default() })
-                        }
-                    },
-                    _ => {
-                        p.expect_label(Expect::Parameter);
-                        return Err(p.error());
-                    }
+        Some(Token::LParen) => parenthesized(
+            p,
+            |p| {
+                if let Some(Token::Param(_)) = p.peek() {
+                    let (name, span) = param(p)?;
+                    return Ok(SourceBody::LetRef(Ident { name, span }));
                 }
-            };
-            p.expect(Token::RParen)?;
-            body
+                if p.at_kw(Keyword::Recall) {
+                    return recall(p).map(SourceBody::Recall);
+                }
+                Err(p.error_expecting(Expect::Parameter))
+            },
+            |span| SourceBody::Recall(Recall { span, ..Recall::default() }),
+        )?,
+        _ if label.is_some() => {
+            p.at(Token::LParen);
+            return Err(p.error_expecting(Expect::Parameter));
         }
-        _ => return Err(p.error_expecting(Expect::Source)),
+        _ => {
+            expect_source(p, 0);
+            return Err(p.error_expecting(Expect::Source));
+        }
     };
     Ok(Source { label, body, span: p.since(start) })
 }
@@ -212,16 +251,24 @@ fn format_spec(p: &mut Cursor<'_, '_>) -> PResult<FormatSpec> {
 fn stream(p: &mut Cursor<'_, '_>) -> PResult<Stream> {
     let start = p.start();
     p.expect_kw(Keyword::Stream)?;
-    let mut options = Vec::new();
-    if p.eat(Token::LBrace).is_some() {
-        loop {
-            options.push(stream_option(p)?);
-            if p.eat(Token::Comma).is_none() {
-                break;
-            }
-        }
-        p.expect(Token::RBrace)?;
-    }
+    let options = if p.peek() == Some(Token::LBrace) {
+        delimited(
+            p,
+            Token::LBrace,
+            Token::RBrace,
+            |p| {
+                let mut options = vec![stream_option(p)?];
+                while p.eat(Token::Comma).is_some() {
+                    options.push(stream_option(p)?);
+                }
+                Ok(options)
+            },
+            |_| Vec::new(),
+        )?
+    } else {
+        p.at(Token::LBrace);
+        Vec::new()
+    };
     Ok(Stream { options, span: p.since(start) })
 }
 
@@ -234,20 +281,21 @@ fn stream_option(p: &mut Cursor<'_, '_>) -> PResult<StreamOption> {
         _ => return Err(p.error_expecting(Expect::StreamOption)),
     };
     let span = p.bump();
-    let kind = if word == "chunk_size" || (p.peek() == Some(Token::Eq) && StreamEvents::from_word(word).is_none()) {
-        if word != "chunk_size" {
-            let mut d = Diagnostic::new(Code::E077, span, format!("Unknown stream option `{word}`."))
-                .with_valid_values(["progress", "budget", "chunks", "all", "chunk_size"]);
-            if cal_grammar::suggest::did_you_mean(word, ["chunk_size"]).is_some() {
-                d = d.with_suggestion("Did you mean `chunk_size`?").with_replacement("chunk_size");
-            }
-            p.report(d);
-        }
+    let kind = if word == "chunk_size" {
         p.expect(Token::Eq)?;
         StreamOptionKind::ChunkSize(int_lit(p)?)
     } else if let Some(ev) = StreamEvents::from_word(word) {
         StreamOptionKind::Events(ev)
     } else {
+        // Any other word, with its value if one is written (`chunksize = 200`), is reported once.
+        if p.at(Token::Eq) {
+            if starts_value(p.peek2()) {
+                p.bump();
+                value(p)?;
+            } else {
+                p.expect_after(1, Expect::Value);
+            }
+        }
         let valid = ["progress", "budget", "chunks", "all", "chunk_size"];
         let mut d =
             Diagnostic::new(Code::E077, span, format!("Unknown stream option `{word}`.")).with_valid_values(valid);
@@ -274,7 +322,10 @@ pub(crate) fn template_body(p: &mut Cursor<'_, '_>) -> PResult<TemplateBody> {
             Some(Token::Kw(Keyword::ElementOmit)) => TemplateSectionKind::ElementOmit,
             Some(Token::Kw(Keyword::SourceBreak)) => TemplateSectionKind::SourceBreak,
             Some(Token::Kw(Keyword::Footer)) => TemplateSectionKind::Footer,
-            _ if !sections.is_empty() => break,
+            _ if !sections.is_empty() => {
+                p.expect_label(Expect::TemplateSection);
+                break;
+            }
             _ => return Err(p.error_expecting(Expect::TemplateSection)),
         };
         p.bump();

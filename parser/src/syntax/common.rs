@@ -1,6 +1,6 @@
 //! Literals, names, fields and values shared by every statement.
 
-use super::cursor::{Cursor, PResult};
+use super::cursor::{Bail, Cursor, PResult};
 use super::expected::Expect;
 use crate::ast::*;
 use cal_grammar::{Code, Diagnostic, Keyword, Span, suggest};
@@ -13,27 +13,41 @@ pub(crate) fn string_lit(p: &mut Cursor<'_, '_>) -> PResult<StringLit> {
             let span = p.bump();
             Ok(StringLit { value: string_value(raw).into_owned(), span })
         }
+        // Already reported by the lexer (an unterminated or single-quoted string).
+        Some(Token::Error) => Ok(StringLit { value: String::new(), span: p.bump() }),
         _ => Err(p.error_expecting(Expect::String)),
     }
 }
 
-fn number_error(text: &str, span: Span, what: &str) -> Diagnostic {
-    Diagnostic::new(Code::E006, span, format!("Invalid number `{text}`: {what}."))
-        .with_suggestion("Use a number within range, written as digits with an optional decimal part.")
+fn number_error(text: &str, span: Span, what: &str, fix: &str) -> Diagnostic {
+    Diagnostic::new(Code::E006, span, format!("Invalid number `{text}`: {what}.")).with_suggestion(fix)
 }
 
 /// A non-negative integer (`positive_integer`).
 pub(crate) fn int_lit(p: &mut Cursor<'_, '_>) -> PResult<IntLit> {
-    let Some(Token::Number(text)) = p.peek() else {
-        return Err(p.error_expecting(Expect::Integer));
+    let text = match p.peek() {
+        Some(Token::Number(text)) => text,
+        // A malformed number, already reported by the lexer.
+        Some(Token::Error) => "0",
+        _ => return Err(p.error_expecting(Expect::Integer)),
     };
     let span = p.bump();
     let value = if text.contains('.') || text.starts_with('-') {
-        p.report(number_error(text, span, "a non-negative integer is required here"));
+        p.report(number_error(
+            text,
+            span,
+            "a whole number of zero or more is required here",
+            "Write the number as digits only, without a sign or a decimal point, e.g. `20`.",
+        ));
         0
     } else {
         text.parse::<u64>().unwrap_or_else(|_| {
-            p.report(number_error(text, span, "it is too large"));
+            p.report(number_error(
+                text,
+                span,
+                "it is too large",
+                "Use a smaller number; the limits of §17.3 are far below this.",
+            ));
             0
         })
     };
@@ -50,13 +64,18 @@ pub(crate) fn number(p: &mut Cursor<'_, '_>) -> PResult<(Number, Span)> {
         match text.parse::<f64>() {
             Ok(f) if f.is_finite() => Number::Float(f),
             _ => {
-                p.report(number_error(text, span, "it is out of range"));
+                p.report(number_error(text, span, "it is out of range", "Use a number of ordinary size."));
                 Number::Float(0.0)
             }
         }
     } else {
         text.parse::<i64>().map(Number::Int).unwrap_or_else(|_| {
-            p.report(number_error(text, span, "it is out of range for a 64-bit integer"));
+            p.report(number_error(
+                text,
+                span,
+                "it is out of range for a 64-bit integer",
+                "Use a number between -9223372036854775808 and 9223372036854775807.",
+            ));
             Number::Int(0)
         })
     };
@@ -120,6 +139,12 @@ pub(crate) fn value(p: &mut Cursor<'_, '_>) -> PResult<Value> {
             p.bump();
             ValueKind::Hash(h.to_ascii_lowercase())
         }
+        // The lexer has reported this (unterminated string, bad number, …); taking it as a
+        // value keeps one lexical mistake from also producing syntax errors around it.
+        Some(Token::Error) => {
+            p.bump();
+            ValueKind::String(String::new())
+        }
         Some(Token::LBracket) => {
             p.enter()?;
             p.bump();
@@ -167,12 +192,19 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
 /// which starts the next BATCH entry.
 pub(crate) fn field_list(p: &mut Cursor<'_, '_>) -> PResult<Vec<FieldRef>> {
     let mut fields = vec![field(p)?];
-    while p.peek() == Some(Token::Comma)
-        && matches!(p.peek2(), Some(Token::Ident(_) | Token::Kw(Keyword::Scope)))
-        && !is_label_ahead(p, 1)
-    {
-        p.bump();
-        fields.push(field(p)?);
+    while p.peek() == Some(Token::Comma) {
+        match p.peek2() {
+            Some(Token::Ident(_) | Token::Kw(Keyword::Scope)) if !is_label_ahead(p, 1) => {
+                p.bump();
+                fields.push(field(p)?);
+            }
+            Some(Token::Ident(_) | Token::Kw(Keyword::Scope)) => break,
+            // `SELECT subject, | LIMIT 5`: if nothing else takes the comma, a field is what is missing.
+            _ => {
+                p.expect_after(1, Expect::Field);
+                break;
+            }
+        }
     }
     Ok(fields)
 }
@@ -208,21 +240,115 @@ pub(crate) fn ident<'s>(p: &mut Cursor<'s, '_>, what: Expect) -> PResult<(&'s st
     }
 }
 
-/// A user-chosen name that may not be a reserved word (context and template names).
-pub(crate) fn user_name(p: &mut Cursor<'_, '_>) -> PResult<Ident> {
-    let (s, span) = ident(p, Expect::Name)?;
-    if cal_grammar::is_reserved(s) {
+/// True for keywords that start a clause or pipeline stage of RECALL or ASSEMBLE: where one of
+/// them follows a broken clause, parsing resumes. Never taken for a name or an option.
+pub(crate) fn starts_clause(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::Where
+            | Keyword::With
+            | Keyword::About
+            | Keyword::Like
+            | Keyword::Since
+            | Keyword::Between
+            | Keyword::Thread
+            | Keyword::Recent
+            | Keyword::Contradictions
+            | Keyword::As
+            | Keyword::Limit
+            | Keyword::Offset
+            | Keyword::Order
+            | Keyword::Select
+            | Keyword::Count
+            | Keyword::First
+            | Keyword::Group
+            | Keyword::Project
+            | Keyword::Subjects
+            | Keyword::Objects
+            | Keyword::Hashes
+            | Keyword::From
+            | Keyword::Budget
+            | Keyword::Priority
+            | Keyword::Format
+            | Keyword::Stream
+            | Keyword::For
+    )
+}
+
+/// True for keywords that start a statement or a query (where a skipped stretch stops,
+/// so that a missing `;` is reported once, at the statement).
+pub(crate) fn starts_statement(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::Recall
+            | Keyword::Assemble
+            | Keyword::Exists
+            | Keyword::History
+            | Keyword::Explain
+            | Keyword::Describe
+            | Keyword::Batch
+            | Keyword::Coalesce
+            | Keyword::Add
+            | Keyword::Supersede
+            | Keyword::Revert
+            | Keyword::Define
+            | Keyword::Let
+            | Keyword::Cal
+    )
+}
+
+/// A stretch of text that is not a clause, in a statement made of clauses (RECALL, ASSEMBLE):
+/// reported once, at its first token ("Unexpected `WHER`; expected a clause", `what` naming
+/// what was expected), and skipped up to the next keyword for which `resumes` holds, so that
+/// the clauses after it are still parsed. It never starts or runs over what may end the
+/// statement: `)`, `,`, `;`, `}`, `|`, a statement keyword or a set operator. Returns whether
+/// there was such a stretch.
+pub(crate) fn junk(p: &mut Cursor<'_, '_>, resumes: fn(Keyword) -> bool, what: Expect) -> bool {
+    let stop = |t: &Token<'_>| match t {
+        Token::Kw(k) => {
+            resumes(*k) || starts_statement(*k) || matches!(k, Keyword::Union | Keyword::Intersect | Keyword::Except)
+        }
+        Token::Pipe | Token::RParen | Token::Comma | Token::Semicolon | Token::RBrace => true,
+        _ => false,
+    };
+    match p.peek() {
+        Some(t) if !stop(&t) => {
+            p.error_skipping(what);
+            p.skip_stretch(stop);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// A user-chosen name (`what` is "context" or "template"). Reserved words (Appendix D) are
+/// reported but still taken as the name, keywords included, so that `ASSEMBLE history FROM …`
+/// gets one precise error instead of a cascade. Keywords that start a clause or a template
+/// part are never taken: `ASSEMBLE FROM …` has no name.
+pub(crate) fn user_name(p: &mut Cursor<'_, '_>, what: &str) -> PResult<Ident> {
+    let name: std::borrow::Cow<'_, str> = match p.peek() {
+        Some(Token::Ident(s)) => s.into(),
+        Some(Token::Kw(k)) if can_be_name(k) => k.as_str().to_ascii_lowercase().into(),
+        _ => return Err(p.error_expecting(Expect::Name)),
+    };
+    let span = p.bump();
+    if cal_grammar::is_reserved(&name) {
         p.report(
             Diagnostic::new(
                 Code::E002,
                 span,
-                format!("`{s}` is a reserved word and cannot be used as a name (Appendix D)."),
+                format!("`{name}` is a reserved word and cannot be used as a {what} name (Appendix D)."),
             )
-            .with_suggestion(format!("Choose another name, e.g. `{s}_context`."))
-            .with_replacement(format!("{s}_context")),
+            .with_suggestion(format!("Choose another name, e.g. `{name}_{what}`."))
+            .with_replacement(format!("{name}_{what}")),
         );
     }
-    Ok(Ident { name: s.to_string(), span })
+    Ok(Ident { name: name.into_owned(), span })
+}
+
+/// A keyword that [`user_name`] takes for a name.
+pub(crate) fn can_be_name(k: Keyword) -> bool {
+    !starts_clause(k) && k != Keyword::Extends && !cal_lexer::is_template_section(k)
 }
 
 /// The word in a grain-type position, if the next token can be one.
@@ -279,6 +405,13 @@ pub(crate) fn unknown_grain_type(word: &str, span: Span, plural: bool) -> Diagno
             .with_suggestion("Did you mean \"belief\"? (OMS renamed Fact -> Belief in v1.2)")
             .with_replacement(fix);
     }
+    let same_form = if plural { GrainType::from_plural(&lower) } else { GrainType::from_singular(&lower) };
+    if let Some(g) = same_form {
+        let fix = if plural { g.plural() } else { g.singular() };
+        return d
+            .with_suggestion(format!("Did you mean \"{fix}\"? Grain types are written in lower case."))
+            .with_replacement(fix);
+    }
     let (other_form, candidates): (Option<GrainType>, Vec<&str>) = if plural {
         (GrainType::from_singular(&lower), GrainType::plurals().collect())
     } else {
@@ -302,12 +435,21 @@ pub(crate) fn unknown_grain_type(word: &str, span: Span, plural: bool) -> Diagno
     }
 }
 
-/// Reports an unknown word in a closed-vocabulary position with "did you mean" and valid values.
-pub(crate) fn unknown_word(what: &str, word: &str, span: Span, valid: &[&'static str]) -> Diagnostic {
+/// Reports an unknown word in a closed-vocabulary position with "did you mean" and valid values;
+/// `otherwise` is the advice when no valid word is close.
+pub(crate) fn unknown_word(
+    what: &str,
+    word: &str,
+    span: Span,
+    valid: &[&'static str],
+    otherwise: Option<&str>,
+) -> Diagnostic {
     let mut d =
         Diagnostic::new(Code::E002, span, format!("Unknown {what} `{word}`.")).with_valid_values(valid.iter().copied());
     if let Some(f) = suggest::did_you_mean(word, valid.iter().copied()) {
         d = d.with_suggestion(format!("Did you mean `{f}`?")).with_replacement(f);
+    } else if let Some(advice) = otherwise {
+        d = d.with_suggestion(advice);
     }
     d
 }
@@ -316,8 +458,64 @@ pub(crate) fn unknown_word(what: &str, word: &str, span: Span, valid: &[&'static
 pub(crate) fn format_name(p: &mut Cursor<'_, '_>) -> PResult<FormatRef> {
     let (word, span) = ident(p, Expect::Format)?;
     let format = FormatName::from_word(word).unwrap_or_else(|| {
-        p.report(unknown_word("format", word, span, &FormatName::words().collect::<Vec<_>>()));
+        p.report(unknown_word("format", word, span, &FormatName::words().collect::<Vec<_>>(), None));
         FormatName::Json
     });
     Ok(FormatRef { format, span })
+}
+
+/// `( inner )`, or another pair of brackets. A broken inside is skipped to the matching
+/// close and replaced by `fallback` (given the span of the whole group); a missing close
+/// keeps the inside. Either way the error is reported once and parsing goes on after the
+/// group, so one bad source or operand does not hide the rest of the statement.
+pub(crate) fn parenthesized<'s, T>(
+    p: &mut Cursor<'s, '_>,
+    inner: impl FnOnce(&mut Cursor<'s, '_>) -> PResult<T>,
+    fallback: impl FnOnce(Span) -> T,
+) -> PResult<T> {
+    delimited(p, Token::LParen, Token::RParen, inner, fallback)
+}
+
+/// [`parenthesized`] for any pair of brackets.
+pub(crate) fn delimited<'s, T>(
+    p: &mut Cursor<'s, '_>,
+    open: Token<'static>,
+    close: Token<'static>,
+    inner: impl FnOnce(&mut Cursor<'s, '_>) -> PResult<T>,
+    fallback: impl FnOnce(Span) -> T,
+) -> PResult<T> {
+    let open_at = p.pos;
+    let start = p.start();
+    p.expect(open)?;
+    let result = match inner(p) {
+        Ok(v) if p.eat(close).is_some() => return Ok(v),
+        Ok(v) => {
+            let _ = p.error();
+            Ok(v)
+        }
+        Err(Bail) => Err(Bail),
+    };
+    match p.matching_close(open_at) {
+        Some(end) => {
+            p.skip_to(end);
+            Ok(fallback(p.since(start)))
+        }
+        None => result,
+    }
+}
+
+/// True when `t` can start a [`value`].
+pub(crate) fn starts_value(t: Option<Token<'_>>) -> bool {
+    matches!(
+        t,
+        Some(
+            Token::Str(_)
+                | Token::Number(_)
+                | Token::Kw(Keyword::True | Keyword::False)
+                | Token::Param(_)
+                | Token::Hash(_)
+                | Token::Error
+                | Token::LBracket
+        )
+    )
 }

@@ -6,7 +6,7 @@
 //! can say everything that would have been accepted — the same information
 //! a combinator library collects, at the cost of an OR into a bitset.
 
-use super::expected::{Expect, Expected, token_bit};
+use super::expected::{Expect, Expected, Found, token_bit};
 use cal_grammar::{Diagnostic, Keyword, Span};
 use cal_lexer::Token;
 
@@ -30,7 +30,7 @@ pub(crate) struct Cursor<'s, 't> {
     pub last_end: u32,
     pub diags: Vec<Diagnostic>,
     expected: Expected,
-    /// Token index of the last syntax error, so one mistake yields one message.
+    /// Token index of the furthest syntax error reported, so one mistake yields one message.
     last_error_at: Option<usize>,
     pub depth: u32,
 }
@@ -67,6 +67,12 @@ impl<'s, 't> Cursor<'s, 't> {
         self.toks.get(self.pos + n).map(|(t, _)| *t)
     }
 
+    /// The token at index `i`, if any.
+    #[inline]
+    pub fn token_at(&self, i: usize) -> Option<Token<'s>> {
+        self.toks.get(i).map(|(t, _)| *t)
+    }
+
     /// The span of the next token, or an empty span at the end of the text.
     #[inline]
     pub fn span(&self) -> Span {
@@ -93,21 +99,56 @@ impl<'s, 't> Cursor<'s, 't> {
         self.pos >= self.toks.len()
     }
 
+    /// Makes the expected-set the one of the current position, unless it already
+    /// holds a further one: after a rewind, the furthest failure is the one to report
+    /// (the position a combinator parser would name).
     #[inline]
-    fn note(&mut self, bit: u8) {
-        if self.expected.pos != self.pos {
+    fn expected_here(&mut self) -> bool {
+        if self.expected.pos < self.pos {
             self.expected = Expected::at(self.pos);
         }
-        self.expected.tokens |= 1u128 << bit;
+        self.expected.pos == self.pos
+    }
+
+    #[inline]
+    fn note(&mut self, bit: u8) {
+        if self.expected_here() {
+            self.expected.tokens |= 1u128 << bit;
+        }
     }
 
     /// Records that a named thing ("a field name") would be accepted here.
     #[inline]
     pub fn expect_label(&mut self, label: Expect) {
-        if self.expected.pos != self.pos {
-            self.expected = Expected::at(self.pos);
+        if self.expected_here() {
+            self.expected.labels |= 1 << (label as u8);
         }
-        self.expected.labels |= 1 << (label as u8);
+    }
+
+    /// Records that `label` would be accepted `offset` tokens ahead: what a list that
+    /// stops before a `,` would have taken after it, to be reported if nothing else takes the `,`.
+    pub fn expect_after(&mut self, offset: usize, label: Expect) {
+        let pos = self.pos;
+        self.pos += offset;
+        self.expect_label(label);
+        self.pos = pos;
+    }
+
+    /// As [`Cursor::expect_after`], for a token.
+    pub fn expect_token_after(&mut self, offset: usize, t: Token<'static>) {
+        let pos = self.pos;
+        self.pos += offset;
+        self.note(token_bit(&t));
+        self.pos = pos;
+    }
+
+    /// Replaces what was recorded at the current position by `label` ("expected a
+    /// condition" rather than "expected a field name").
+    #[inline]
+    pub fn relabel(&mut self, label: Expect) {
+        if self.expected_here() {
+            self.expected = Expected::label_at(self.pos, label);
+        }
     }
 
     /// Records that the end of the query would be accepted here.
@@ -177,20 +218,48 @@ impl<'s, 't> Cursor<'s, 't> {
         self.expect(Token::Kw(k))
     }
 
-    /// Reports an unexpected token at the current position (once per position) and bails.
+    /// Reports an unexpected token at the furthest position anything was expected
+    /// (once per position) and bails.
     pub fn error(&mut self) -> Bail {
-        if self.last_error_at == Some(self.pos) {
-            return Bail;
+        self.expected_here();
+        let exp = self.expected;
+        self.expected = Expected::at(0);
+        self.report_unexpected(exp);
+        Bail
+    }
+
+    /// Reports "unexpected `X`; expected `label`" at the current position, whatever
+    /// else was recorded there: a stretch of text that is skipped.
+    pub fn error_skipping(&mut self, label: Expect) {
+        self.report_unexpected(Expected::label_at(self.pos, label));
+    }
+
+    fn report_unexpected(&mut self, exp: Expected) {
+        let at = exp.pos;
+        // One mistake, one message: nothing is reported at or before a position already
+        // reported (after a rewind, the furthest failure is the one that counts).
+        if self.last_error_at.is_some_and(|last| at <= last) {
+            return;
         }
-        self.last_error_at = Some(self.pos);
-        let found = self.toks.get(self.pos).copied();
-        if self.expected.pos != self.pos {
-            self.expected = Expected::at(self.pos);
-        }
-        if let Some(d) = super::expected::unexpected(self.src, found, self.span(), self.expected) {
+        self.last_error_at = Some(at);
+        let found = Found {
+            token: self.toks.get(at).map(|(t, _)| *t),
+            span: match self.toks.get(at) {
+                Some((_, s)) => *s,
+                None => Span::empty(self.src.len()),
+            },
+            prev: at.checked_sub(1).and_then(|i| self.toks.get(i)).copied(),
+            ends_in_error: matches!(self.toks.last(), Some((Token::Error, _))),
+        };
+        if let Some(d) = super::expected::unexpected(self.src, found, exp) {
             self.diags.push(d);
         }
-        Bail
+    }
+
+    /// True when a syntax error has been reported at the next token.
+    #[inline]
+    pub fn reported_here(&self) -> bool {
+        self.last_error_at == Some(self.pos)
     }
 
     /// Reports an unexpected token with a specific label ("expected a field name").
@@ -226,6 +295,69 @@ impl<'s, 't> Cursor<'s, 't> {
             self.bump();
         }
         self.pos > start
+    }
+
+    /// The current position, to come back to with [`Cursor::reset`].
+    #[inline]
+    pub fn mark(&self) -> (usize, u32) {
+        (self.pos, self.last_end)
+    }
+
+    /// Goes back to a position taken with [`Cursor::mark`] (what was expected further on is kept).
+    #[inline]
+    pub fn reset(&mut self, mark: (usize, u32)) {
+        (self.pos, self.last_end) = mark;
+    }
+
+    /// Moves forward to token index `to`, as if the tokens before it were consumed.
+    pub fn skip_to(&mut self, to: usize) {
+        if to > self.pos {
+            self.pos = to.min(self.toks.len());
+            self.last_end = self.toks[self.pos - 1].1.end;
+        }
+    }
+
+    /// The token index just after the bracket that closes the one at `open`, when the
+    /// brackets in between are balanced and properly nested.
+    pub fn matching_close(&self, open: usize) -> Option<usize> {
+        let mut stack: Vec<Token<'s>> = Vec::new();
+        for (i, (t, _)) in self.toks.iter().enumerate().skip(open) {
+            match t {
+                Token::LParen => stack.push(Token::RParen),
+                Token::LBracket => stack.push(Token::RBracket),
+                Token::LBrace => stack.push(Token::RBrace),
+                Token::RParen | Token::RBracket | Token::RBrace => {
+                    if stack.pop() != Some(*t) {
+                        return None;
+                    }
+                    if stack.is_empty() {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+            if stack.is_empty() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Skips a stretch of text that is not what was expected, up to a token for which
+    /// `stop` holds (or the end): bracketed groups are skipped whole when they are
+    /// balanced, so a `,` or `)` inside them does not end the stretch.
+    pub fn skip_stretch(&mut self, stop: impl Fn(&Token<'s>) -> bool) {
+        while let Some(t) = self.peek() {
+            if stop(&t) {
+                break;
+            }
+            match self.matching_close(self.pos) {
+                Some(end) => self.skip_to(end),
+                None => {
+                    self.bump();
+                }
+            }
+        }
     }
 
     /// Enters a nested statement or subquery; refuses beyond [`MAX_NESTING`].

@@ -1,6 +1,6 @@
 //! What the parser expected where it stopped, and the E002 message built from it.
 
-use cal_grammar::{Code, Diagnostic, Keyword, Span, suggest};
+use cal_grammar::{Code, Diagnostic, GrainType, Keyword, Span, suggest};
 use cal_lexer::Token;
 
 /// Named things the parser expects, for "expected a field name" rather than a token soup.
@@ -22,16 +22,19 @@ pub(crate) enum Expect {
     Stage,
     Format,
     DescribeTarget,
+    Condition,
     Source,
     StreamOption,
     TemplateSection,
     Category,
     Parameter,
     Clause,
+    BudgetUnit,
+    HistoryCondition,
 }
 
 impl Expect {
-    const ALL: [Expect; 21] = [
+    const ALL: [Expect; 24] = [
         Expect::Statement,
         Expect::GrainType,
         Expect::Field,
@@ -47,12 +50,15 @@ impl Expect {
         Expect::Stage,
         Expect::Format,
         Expect::DescribeTarget,
+        Expect::Condition,
         Expect::Source,
         Expect::StreamOption,
         Expect::TemplateSection,
         Expect::Category,
         Expect::Parameter,
         Expect::Clause,
+        Expect::BudgetUnit,
+        Expect::HistoryCondition,
     ];
 
     fn describe(self) -> &'static str {
@@ -72,12 +78,15 @@ impl Expect {
             Expect::Stage => "a pipeline stage",
             Expect::Format => "a format",
             Expect::DescribeTarget => "what to describe",
+            Expect::Condition => "a condition",
             Expect::Source => "a source",
             Expect::StreamOption => "a stream option",
             Expect::TemplateSection => "a template section (HEADER, ELEMENT, …)",
             Expect::Category => "a relation category",
             Expect::Parameter => "a parameter ($name)",
             Expect::Clause => "a clause",
+            Expect::BudgetUnit => "a budget unit (tokens or grains)",
+            Expect::HistoryCondition => "`subject = …` or `relation = …`",
         }
     }
 }
@@ -95,12 +104,21 @@ impl Expected {
         Expected { pos, tokens: 0, labels: 0 }
     }
 
+    /// Only `label` expected at `pos`: what a skipped stretch of text reports.
+    pub fn label_at(pos: usize, label: Expect) -> Self {
+        Expected { pos, tokens: 0, labels: 1 << (label as u8) }
+    }
+
     fn has(&self, l: Expect) -> bool {
         self.labels & (1 << (l as u8)) != 0
     }
 
+    fn has_token(&self, t: Token<'_>) -> bool {
+        self.tokens & (1u128 << token_bit(&t)) != 0
+    }
+
     fn has_kw(&self, k: Keyword) -> bool {
-        self.tokens & (1u128 << (k as u8)) != 0
+        self.has_token(Token::Kw(k))
             || (self.has(Expect::Clause) && CLAUSE_KEYWORDS.contains(&k))
             || (self.has(Expect::Statement) && STATEMENT_KEYWORDS.contains(&k))
             || (self.has(Expect::Stage) && STAGE_KEYWORDS.contains(&k))
@@ -152,6 +170,9 @@ pub(crate) fn eoi_bit() -> u8 {
 fn bit_name(bit: u8) -> Option<&'static str> {
     let k = KEYWORDS;
     Some(match bit {
+        // DEFINE only starts DEFINE TEMPLATE, CAL only the version prefix.
+        b if b < k && Keyword::ALL[b as usize] == Keyword::Define => "DEFINE TEMPLATE",
+        b if b < k && Keyword::ALL[b as usize] == Keyword::Cal => "a version prefix (CAL/1)",
         b if b < k => Keyword::ALL[b as usize].as_str(),
         b if b == k + 1 => "a name",
         b if b == k + 2 => "a string literal",
@@ -203,7 +224,7 @@ const CLAUSE_KEYWORDS: &[Keyword] = &[
 ];
 
 /// Keywords that start a statement.
-const STATEMENT_KEYWORDS: &[Keyword] = &[
+pub(crate) const STATEMENT_KEYWORDS: &[Keyword] = &[
     Keyword::Recall,
     Keyword::Assemble,
     Keyword::Exists,
@@ -233,13 +254,42 @@ const STAGE_KEYWORDS: &[Keyword] = &[
     Keyword::Project,
 ];
 
-/// The E002 diagnostic for an unexpected token, or `None` when the token was
-/// already reported by the lexer (an invalid or excluded token).
-pub(crate) fn unexpected(src: &str, found: Option<(Token<'_>, Span)>, span: Span, exp: Expected) -> Option<Diagnostic> {
-    if matches!(found, Some((Token::Error | Token::Excluded(_), _))) {
+/// Where the parser stopped: the token it found (if any), the one before it, and the text.
+pub(crate) struct Found<'s> {
+    pub token: Option<Token<'s>>,
+    pub span: Span,
+    pub prev: Option<(Token<'s>, Span)>,
+    /// The last token of the input is an invalid one (it may have run to the end).
+    pub ends_in_error: bool,
+}
+
+/// The E002 diagnostic for an unexpected token, or `None` when it is a consequence
+/// of a problem the lexer has already reported: the token is invalid or excluded, or
+/// the input ended early because an invalid token (an unterminated string or
+/// template section) ran to the end of the text.
+pub(crate) fn unexpected(src: &str, found: Found<'_>, exp: Expected) -> Option<Diagnostic> {
+    if matches!(found.token, Some(Token::Error | Token::Excluded(_))) {
         return None;
     }
-    let text = src.get(span.range()).unwrap_or("");
+    if found.token.is_none() && found.ends_in_error {
+        return None;
+    }
+    let mut exp = exp;
+    // `:` is only worth naming when nothing else fits: elsewhere it is the middle of a
+    // domain field (`hc:patient_id`) or of a label, which no one forgets to finish.
+    let colon = 1u128 << token_bit(&Token::Colon);
+    if exp.tokens != colon || exp.labels != 0 {
+        exp.tokens &= !colon;
+    }
+    // Where a statement is expected, the `;` on offer is an empty query: not a suggestion.
+    if exp.has(Expect::Statement) {
+        exp.tokens &= !(1u128 << token_bit(&Token::Semicolon));
+    }
+    // Only HISTORY says what its condition must be; RECALL takes any field.
+    if exp.has(Expect::HistoryCondition) {
+        exp.labels &= !(1 << (Expect::Condition as u8));
+    }
+    let text = src.get(found.span.range()).unwrap_or("");
     let mut expected: Vec<String> =
         Expect::ALL.iter().filter(|l| exp.has(**l)).map(|l| l.describe().to_string()).collect();
     for bit in 0..128u8 {
@@ -251,9 +301,9 @@ pub(crate) fn unexpected(src: &str, found: Option<(Token<'_>, Span)>, span: Span
             }
         }
     }
-    let found_desc = match found {
+    let found_desc = match found.token {
         None => "end of query".to_string(),
-        Some((Token::Str(_), _)) => "string literal".to_string(),
+        Some(Token::Str(_)) => "string literal".to_string(),
         Some(_) => format!("`{text}`"),
     };
     let message = if expected.is_empty() {
@@ -261,8 +311,8 @@ pub(crate) fn unexpected(src: &str, found: Option<(Token<'_>, Span)>, span: Span
     } else {
         format!("Unexpected {found_desc}; expected {}.", join_or(&expected))
     };
-    let d = Diagnostic::new(Code::E002, span, message).with_expected(expected);
-    Some(add_hint(d, exp, found.map(|(t, _)| t), text))
+    let d = Diagnostic::new(Code::E002, found.span, message).with_expected(expected);
+    Some(add_hint(d, exp, &found, text, src))
 }
 
 fn join_or(items: &[String]) -> String {
@@ -275,8 +325,30 @@ fn join_or(items: &[String]) -> String {
 }
 
 /// Targeted advice for the mistakes people (and LLMs) actually make.
-fn add_hint(d: Diagnostic, exp: Expected, found: Option<Token<'_>>, text: &str) -> Diagnostic {
-    match found {
+fn add_hint(d: Diagnostic, exp: Expected, found: &Found<'_>, text: &str, src: &str) -> Diagnostic {
+    let only = |t: Token<'_>| exp.tokens == 1u128 << token_bit(&t) && exp.labels == 0;
+    let ends_query = exp.has_token(Token::Semicolon) || exp.tokens & (1u128 << EOI_BIT) != 0;
+    let prev = found.prev.map(|(t, _)| t);
+    // `==`, `=>`, `=<`: the second character is the unexpected token, right after `=`.
+    if let (Some((Token::Eq, eq)), Some(op)) = (found.prev, found.token) {
+        let fix = match op {
+            Token::Eq => Some("="),
+            Token::Gt => Some(">="),
+            Token::Lt => Some("<="),
+            _ => None,
+        };
+        if let Some(fix) = fix.filter(|_| eq.end == d.span.start) {
+            let written = src.get(eq.start as usize..d.span.end as usize).unwrap_or("");
+            let mut d = d.with_suggestion(format!("Did you mean `{fix}`?")).with_replacement(fix);
+            d.message = format!("`{written}` is not an operator.");
+            d.span = eq.cover(d.span);
+            return d;
+        }
+    }
+    match found.token {
+        Some(_) if exp.has(Expect::HistoryCondition) => d
+            .with_suggestion("HISTORY by triple names the subject and the relation, and nothing else.")
+            .with_example("HISTORY WHERE subject = \"alice\" AND relation = \"prefers\""),
         Some(Token::Kw(Keyword::Or)) => d
             .with_suggestion(
                 "CAL combines conditions with AND only; use UNION of two RECALLs for alternatives, or `field IN (a, b)`.",
@@ -286,21 +358,55 @@ fn add_hint(d: Diagnostic, exp: Expected, found: Option<Token<'_>>, text: &str) 
         Some(Token::Kw(Keyword::Null)) => {
             d.with_suggestion("CAL has no NULL tests: a missing field simply does not match (§5.4).")
         }
-        Some(Token::Kw(k))
-            if STATEMENT_KEYWORDS.contains(&k) && exp.tokens & (1u128 << token_bit(&Token::Semicolon)) != 0 =>
-        {
-            d.with_suggestion("Separate queries in a document with `;`.").with_replacement(format!("; {text}"))
+        Some(Token::Kw(Keyword::Union | Keyword::Intersect | Keyword::Except)) => d
+            .with_suggestion("The operands of a set operation are statements in parentheses.")
+            .with_example("(RECALL beliefs ABOUT \"alice\") UNION (RECALL goals ABOUT \"alice\")"),
+        Some(Token::Kw(k)) if STATEMENT_KEYWORDS.contains(&k) && ends_query => {
+            if exp.has_token(Token::Semicolon) && exp.tokens & (1u128 << EOI_BIT) == 0 {
+                d.with_suggestion("A LET binding ends with `;`.").with_replacement(format!("; {text}"))
+            } else {
+                d.with_suggestion("Separate queries in a document with `;`.").with_replacement(format!("; {text}"))
+            }
+        }
+        Some(Token::Ident(word)) if exp.has(Expect::Clause) && GrainType::from_plural(word).is_some() => {
+            d.with_suggestion("The grain type comes right after RECALL (or RECALL MY), before the clauses.")
         }
         Some(Token::Ident(word)) => {
             let candidates = Keyword::ALL.iter().filter(|k| exp.has_kw(**k)).map(|k| k.as_str());
             match suggest::did_you_mean(&word.to_ascii_uppercase(), candidates) {
                 Some(kw) => d.with_suggestion(format!("Did you mean `{kw}`?")).with_replacement(kw),
+                None if only(Token::Colon) => {
+                    d.with_suggestion("A label is followed by `:`, as in `prefs: RECALL beliefs`.")
+                }
                 None => d,
             }
         }
+        Some(Token::Comma) if exp.has_token(Token::Kw(Keyword::And)) => {
+            d.with_suggestion("Combine conditions with AND.").with_replacement("AND")
+        }
+        Some(Token::Comma) if exp.has_token(Token::Gt) => d
+            .with_suggestion("PRIORITY lists labels separated by `>`, highest priority first.")
+            .with_replacement(" >"),
+        Some(Token::Comma) if matches!(prev, Some(Token::Ident(w)) if GrainType::from_plural(w).is_some()) => d
+            .with_suggestion("A RECALL reads one grain type; combine several with UNION.")
+            .with_example("(RECALL beliefs ABOUT \"alice\") UNION (RECALL goals ABOUT \"alice\")"),
+        Some(_) if prev == Some(Token::Kw(Keyword::In)) && exp.has_token(Token::LParen) => d
+            .with_suggestion("IN takes a list in parentheses, as in `subject IN (\"alice\", \"bob\")`.")
+            .with_replacement(format!("({text})")),
+        Some(Token::Kw(Keyword::And)) if exp.has(Expect::Clause) => d.with_suggestion(
+            "AND joins two conditions of a WHERE clause: write a condition after it, or remove it.",
+        ),
+        Some(Token::RParen) if prev == Some(Token::LParen) && exp.has(Expect::Value) => {
+            d.with_suggestion("The list is empty: IN needs at least one value.")
+        }
+        Some(Token::Kw(k)) if only(Token::Kw(Keyword::Recall)) => d.with_suggestion(format!(
+            "Only a RECALL can stand here, not {}: COALESCE branches and LET bindings are RECALLs.",
+            k.as_str()
+        )),
         Some(Token::Eq) if exp.has_kw(Keyword::Is) => {
             d.with_suggestion("Use `=` with a value, or `IS` with a relation category such as PREFERENCE.")
         }
+        Some(_) if only(Token::Colon) => d.with_suggestion("A label is followed by `:`, as in `prefs: RECALL beliefs`."),
         _ => d,
     }
 }

@@ -34,7 +34,11 @@ fn query(p: &mut Cursor<'_, '_>) -> PResult<Option<Query>> {
             return Err(p.error());
         }
         let recall = recall::recall(p)?;
-        p.expect(Token::Semicolon)?;
+        // A binding whose `;` is missing is reported there and kept, so the statement
+        // after it is still parsed.
+        if p.eat(Token::Semicolon).is_none() {
+            let _ = p.error();
+        }
         lets.push(LetBinding { name: Ident { name, span: name_span }, recall, span: p.since(let_start) });
     }
     let body = if p.at_kw(Keyword::Define) {
@@ -55,15 +59,16 @@ fn version(p: &mut Cursor<'_, '_>) -> PResult<Version> {
     let num_span = p.bump();
     let major = text.parse::<u32>().ok();
     if major != Some(1) {
+        let message = if text.starts_with("1.") {
+            format!("Unsupported CAL version `CAL/{text}`: the prefix names a major version only.")
+        } else {
+            format!("Unsupported CAL version `CAL/{text}`; this implementation speaks CAL/1.")
+        };
         p.report(
-            Diagnostic::new(
-                Code::E100,
-                num_span,
-                format!("Unsupported CAL version `CAL/{text}`; this implementation speaks CAL/1."),
-            )
-            .with_suggestion("Write `CAL/1`, or omit the version prefix.")
-            .with_replacement("1")
-            .with_valid_values(["1"]),
+            Diagnostic::new(Code::E100, num_span, message)
+                .with_suggestion("Write `CAL/1`, or omit the version prefix.")
+                .with_replacement("1")
+                .with_valid_values(["1"]),
         );
     }
     Ok(Version { major: major.unwrap_or(0), span: p.since(start) })
@@ -104,7 +109,6 @@ pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Ve
             );
             continue;
         }
-        let before = p.pos;
         if let Ok(Some(q)) = query(&mut p) {
             queries.push(q);
         }
@@ -113,13 +117,11 @@ pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Ve
         }
         p.expect_label_bit(eoi_bit());
         let _ = p.error();
-        p.skip_until(|t| matches!(t, Token::Semicolon));
-        if p.eat(Token::Semicolon).is_none() && !p.at_end() && p.pos == before {
-            // Not even one token was consumed: drop it to guarantee progress.
-            p.bump();
-        } else if p.pos == before {
+        // Whatever follows, brackets included, is skipped to the next `;`.
+        while p.peek().is_some_and(|t| t != Token::Semicolon) {
             p.bump();
         }
+        p.eat(Token::Semicolon);
     }
     (queries, p.diags)
 }

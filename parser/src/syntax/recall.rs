@@ -4,45 +4,16 @@ use super::common::*;
 use super::cursor::{Bail, Cursor, PResult};
 use super::expected::Expect;
 use crate::ast::*;
-use cal_grammar::{Code, Diagnostic, Keyword, Span, WithOptionName};
+use cal_grammar::{Code, Diagnostic, Keyword, Span, WithOptionName, suggest};
 use cal_lexer::Token;
 
 /// Tokens at which a broken clause ends and parsing can resume.
 pub(crate) fn is_clause_boundary(t: &Token<'_>) -> bool {
-    matches!(
-        t,
-        Token::Kw(
-            Keyword::Where
-                | Keyword::With
-                | Keyword::About
-                | Keyword::Like
-                | Keyword::Since
-                | Keyword::Between
-                | Keyword::Thread
-                | Keyword::Recent
-                | Keyword::Contradictions
-                | Keyword::As
-                | Keyword::Limit
-                | Keyword::Offset
-                | Keyword::Order
-                | Keyword::Select
-                | Keyword::Count
-                | Keyword::First
-                | Keyword::Group
-                | Keyword::Project
-                | Keyword::Subjects
-                | Keyword::Objects
-                | Keyword::Hashes
-                | Keyword::From
-                | Keyword::Budget
-                | Keyword::Priority
-                | Keyword::Format
-                | Keyword::Stream
-                | Keyword::For
-        ) | Token::Pipe
-            | Token::Semicolon
-            | Token::Comma
-    )
+    match t {
+        Token::Kw(k) => starts_clause(*k),
+        Token::Pipe | Token::Semicolon | Token::Comma => true,
+        _ => false,
+    }
 }
 
 fn is_stage_start(t: Option<Token<'_>>) -> bool {
@@ -91,6 +62,10 @@ pub(crate) fn recall(p: &mut Cursor<'_, '_>) -> PResult<Recall> {
     loop {
         p.expect_label(Expect::Clause);
         let clause_start = p.pos;
+        // A token already reported (`WHERE NOT …`, `WHERE IN …`) is not read again as a clause.
+        if p.reported_here() && junk(p, starts_clause, Expect::Clause) {
+            continue;
+        }
         if let Err(Bail) = clause(p, &mut r) {
             // Skip the rest of the broken clause; resume at the next clause keyword.
             p.skip_until(is_clause_boundary);
@@ -99,7 +74,8 @@ pub(crate) fn recall(p: &mut Cursor<'_, '_>) -> PResult<Recall> {
             }
             continue;
         }
-        if p.pos == clause_start {
+        // No clause starts here: a stretch of text that is none is reported and skipped.
+        if p.pos == clause_start && !junk(p, starts_clause, Expect::Clause) {
             break;
         }
     }
@@ -149,10 +125,10 @@ fn clause(p: &mut Cursor<'_, '_>, r: &mut Recall) -> PResult<()> {
             once(p, &mut r.thread, v, "THREAD", |x| x.span);
         }
         Token::Kw(Keyword::Where) => {
-            p.bump();
-            let mut conditions = vec![condition(p)];
-            while p.eat_kw(Keyword::And).is_some() {
-                conditions.push(condition(p));
+            let keyword = p.bump();
+            let mut conditions = vec![condition(p, keyword)];
+            while let Some(and) = p.eat_kw(Keyword::And) {
+                conditions.push(condition(p, and));
             }
             let v = WhereClause { conditions, span: p.since(start) };
             once(p, &mut r.where_clause, v, "WHERE", |x| x.span);
@@ -170,7 +146,15 @@ fn clause(p: &mut Cursor<'_, '_>, r: &mut Recall) -> PResult<()> {
         }
         Token::Pipe => {
             p.bump();
-            r.pipeline.push(stage(p)?);
+            if is_stage_start(p.peek()) {
+                r.pipeline.push(stage(p)?);
+            } else {
+                // `| LIMT 5`: the stretch after `|` is no stage.
+                p.expect_label(Expect::Stage);
+                if !junk(p, starts_clause, Expect::Stage) {
+                    return Err(p.error());
+                }
+            }
         }
         t if is_stage_start(Some(t)) => r.pipeline.push(stage(p)?),
         Token::Kw(Keyword::Recent) => {
@@ -192,15 +176,27 @@ fn clause(p: &mut Cursor<'_, '_>, r: &mut Recall) -> PResult<()> {
     Ok(())
 }
 
-/// One WHERE condition. A broken test is skipped up to the next `AND` or clause.
-fn condition(p: &mut Cursor<'_, '_>) -> Condition {
+/// One WHERE condition after `keyword` (WHERE or AND). A broken test is skipped up to
+/// the next `AND` or clause; a missing condition is reported and stands as one with an
+/// empty field name right after the keyword, so that a trailing AND is not read as the
+/// start of the next clause.
+fn condition(p: &mut Cursor<'_, '_>, keyword: Span) -> Condition {
     let start = p.start();
+    if !matches!(p.peek(), Some(Token::Ident(_) | Token::Kw(Keyword::Scope))) {
+        p.relabel(Expect::Condition);
+        let _ = p.error();
+        let at = Span::empty(keyword.end as usize);
+        return Condition {
+            field: FieldRef { name: String::new(), span: at },
+            test: Test::InList(Vec::new()),
+            span: at,
+        };
+    }
     let field = match field(p) {
         Ok(f) => f,
         Err(Bail) => FieldRef { name: String::new(), span: p.span() },
     };
-    let test = if field.name.is_empty() { Err(Bail) } else { test(p) };
-    let test = test.unwrap_or_else(|Bail| {
+    let test = test(p).unwrap_or_else(|Bail| {
         p.skip_until(|t| matches!(t, Token::Kw(Keyword::And)) || is_clause_boundary(t));
         Test::InList(Vec::new())
     });
@@ -224,18 +220,20 @@ fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
     match p.peek() {
         Some(Token::Kw(Keyword::In)) => {
             p.bump();
-            p.expect(Token::LParen)?;
-            let t = if p.at_kw(Keyword::Recall) {
-                Test::InSubquery(Box::new(recall(p)?))
-            } else {
-                let mut values = vec![value(p)?];
-                while p.eat(Token::Comma).is_some() {
-                    values.push(value(p)?);
-                }
-                Test::InList(values)
-            };
-            p.expect(Token::RParen)?;
-            Ok(t)
+            parenthesized(
+                p,
+                |p| {
+                    if p.at_kw(Keyword::Recall) {
+                        return Ok(Test::InSubquery(Box::new(recall(p)?)));
+                    }
+                    let mut values = vec![value(p)?];
+                    while p.eat(Token::Comma).is_some() {
+                        values.push(value(p)?);
+                    }
+                    Ok(Test::InList(values))
+                },
+                |_| Test::InList(Vec::new()),
+            )
         }
         Some(Token::Kw(Keyword::Between)) => {
             p.bump();
@@ -253,44 +251,72 @@ fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
         }
         Some(Token::Kw(Keyword::Is)) => {
             p.bump();
-            match p.peek() {
-                Some(Token::Kw(k)) if RelationCategory::from_word(k.as_str()).is_some() => {
-                    let span = p.bump();
-                    Ok(Test::IsCategory(
-                        RelationCategory::from_word(k.as_str()).unwrap_or(RelationCategory::Preference),
-                        span,
-                    ))
-                }
-                Some(Token::Kw(k)) => {
-                    let span = p.bump();
-                    p.report(
-                        Diagnostic::new(Code::E002, span, format!("`{}` is not a relation category.", k.as_str()))
-                            .with_valid_values(RelationCategory::words()),
-                    );
-                    Err(Bail)
-                }
-                _ => Err(p.error_expecting(Expect::Category)),
-            }
+            category(p)
         }
-        _ => {
-            for k in [Keyword::In, Keyword::Between, Keyword::Include, Keyword::Exclude, Keyword::Is] {
-                p.at_kw(k);
-            }
-            Err(p.error_expecting(Expect::Operator))
-        }
+        _ => Err(p.error_expecting(Expect::Operator)),
     }
+}
+
+/// The word after IS. Any word is taken, so that a wrong one is reported as such and is
+/// not also read as the start of the next clause (`IS RECENT`).
+fn category(p: &mut Cursor<'_, '_>) -> PResult<Test> {
+    let (word, keyword) = match p.peek() {
+        Some(Token::Kw(k)) => (k.as_str(), Some(k)),
+        Some(Token::Ident(w)) => (w, None),
+        _ => return Err(p.error_expecting(Expect::Category)),
+    };
+    let span = p.bump();
+    let category = match keyword {
+        Some(k) => RelationCategory::from_word(k.as_str()),
+        None => RelationCategory::from_word(&word.to_ascii_uppercase()),
+    };
+    if category.is_none() {
+        let upper = word.to_ascii_uppercase();
+        let mut d = Diagnostic::new(Code::E002, span, format!("`{word}` is not a relation category."))
+            .with_valid_values(RelationCategory::words());
+        d = if keyword == Some(Keyword::Null) {
+            d.with_suggestion("CAL has no NULL tests: a missing field simply does not match (§5.4).")
+        } else if let Some(f) = suggest::did_you_mean(&upper, RelationCategory::words()) {
+            d.with_suggestion(format!("Did you mean `{f}`?")).with_replacement(f)
+        } else {
+            d.with_suggestion("IS takes a relation category (§7.2); to compare with a value use `=`.")
+        };
+        p.report(d);
+    }
+    Ok(Test::IsCategory(category.unwrap_or(RelationCategory::Preference), span))
 }
 
 /// `WITH option, …`.
 pub(crate) fn with_clause(p: &mut Cursor<'_, '_>) -> PResult<WithClause> {
     let start = p.start();
     p.expect_kw(Keyword::With)?;
-    let mut options = vec![with_option(p)?];
+    let mut options = Vec::new();
+    // A broken option is skipped to the next `,` or clause, so the others still count.
+    let mut option = |p: &mut Cursor<'_, '_>| match with_option(p) {
+        Ok(o) => options.push(o),
+        Err(Bail) => {
+            p.skip_until(is_clause_boundary);
+        }
+    };
+    option(p);
     // A comma continues the list only when a name follows that is not `label:`;
     // otherwise it belongs to the enclosing COALESCE, BATCH or FROM list.
-    while p.peek() == Some(Token::Comma) && matches!(p.peek2(), Some(Token::Ident(_))) && !is_label_ahead(p, 1) {
-        p.bump();
-        options.push(with_option(p)?);
+    while p.peek() == Some(Token::Comma) {
+        match p.peek2() {
+            Some(Token::Ident(_)) if !is_label_ahead(p, 1) => {
+                p.bump();
+                option(p);
+            }
+            Some(Token::Ident(_) | Token::Kw(_)) => break,
+            // `WITH superseded, | LIMIT 5`: if nothing else takes the comma, the option is what is missing.
+            _ => {
+                p.expect_after(1, Expect::WithOption);
+                break;
+            }
+        }
+    }
+    if options.is_empty() {
+        return Err(Bail);
     }
     Ok(WithClause { options, span: p.since(start) })
 }
@@ -302,9 +328,24 @@ fn parens<T>(p: &mut Cursor<'_, '_>, inner: impl FnOnce(&mut Cursor<'_, '_>) -> 
     Ok(v)
 }
 
+/// An argument word that is none of `valid`: reported, and skipped with whatever follows it
+/// up to the closing `)`, so that the option still stands (as its default) and the clause
+/// goes on.
+fn unknown_argument(p: &mut Cursor<'_, '_>, what: &str, valid: &[&'static str]) -> PResult<()> {
+    let (word, span) = ident(p, Expect::Name)?;
+    p.report(unknown_word(what, word, span, valid, None));
+    p.skip_until(|t| matches!(t, Token::RParen));
+    Ok(())
+}
+
 fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
     let start = p.start();
-    let (word, word_span) = ident(p, Expect::WithOption)?;
+    let (word, word_span, is_keyword) = match p.peek() {
+        Some(Token::Ident(w)) => (w, p.bump(), false),
+        // Not an option, but taken as one so that it is reported as such (`WITH supersede`).
+        Some(Token::Kw(k)) if !starts_clause(k) => (k.as_str(), p.bump(), true),
+        _ => return Err(p.error_expecting(Expect::WithOption)),
+    };
     let kind = match word {
         "superseded" => WithKind::Superseded,
         "score_breakdown" => WithKind::ScoreBreakdown,
@@ -323,6 +364,7 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                             w,
                             span,
                             &DisclosureLevel::words().collect::<Vec<_>>(),
+                            None,
                         ));
                         DisclosureLevel::Standard
                     });
@@ -347,14 +389,8 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                 let (n, s) = number(p)?;
                 Ok(Diversity::Threshold(n, s))
             } else {
-                let span = p.span();
-                p.report(unknown_word(
-                    "diversity method",
-                    p.src.get(span.range()).unwrap_or(""),
-                    span,
-                    &["mmr", "threshold"],
-                ));
-                Err(Bail)
+                unknown_argument(p, "diversity method", &["mmr", "threshold"])?;
+                Ok(Diversity::Mmr(None))
             }
         })?),
         "consistency" => WithKind::Consistency(parens(p, |p| {
@@ -366,10 +402,8 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                 let (n, s) = parens(p, number)?;
                 Ok(Consistency::Bounded(n, s))
             } else {
-                let span = p.span();
-                let text = p.src.get(span.range()).unwrap_or("");
-                p.report(unknown_word("consistency level", text, span, &["eventual", "bounded", "linearizable"]));
-                Err(Bail)
+                unknown_argument(p, "consistency level", &["eventual", "bounded", "linearizable"])?;
+                Ok(Consistency::Eventual)
             }
         })?),
         "dedup" => WithKind::Dedup(parens(p, field)?),
@@ -397,11 +431,20 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
             WithKind::Extension { name: ext.to_string(), args }
         }
         other => {
-            p.report(unknown_word("WITH option", other, word_span, &WithOptionName::words().collect::<Vec<_>>()));
-            if p.at(Token::LParen) {
-                p.bump();
-                p.skip_until(|t| matches!(t, Token::RParen));
-                p.eat(Token::RParen);
+            let other = if is_keyword { other.to_ascii_lowercase().into() } else { std::borrow::Cow::Borrowed(other) };
+            p.report(unknown_word(
+                "WITH option",
+                &other,
+                word_span,
+                &WithOptionName::words().collect::<Vec<_>>(),
+                Some("Implementation-specific options start with `x_`, e.g. `WITH x_hnsw_ef(200)` (§25.2)."),
+            ));
+            // Its arguments, up to the first `)`, are part of the same mistake.
+            if p.peek() == Some(Token::LParen) {
+                if let Some(close) = (p.pos..).map_while(|i| p.token_at(i)).position(|t| t == Token::RParen) {
+                    let close = p.pos + close;
+                    p.skip_to(close + 1);
+                }
             }
             WithKind::Summarize
         }
@@ -462,12 +505,17 @@ fn stage(p: &mut Cursor<'_, '_>) -> PResult<Stage> {
         Some(Token::Kw(Keyword::Project)) => {
             p.bump();
             let mut specs = vec![project_spec(p)?];
-            while p.peek() == Some(Token::Comma)
-                && matches!(p.peek2(), Some(Token::Ident("content" | "attr")))
-                && !is_label_ahead(p, 1)
-            {
-                p.bump();
-                specs.push(project_spec(p)?);
+            while p.peek() == Some(Token::Comma) {
+                if matches!(p.peek2(), Some(Token::Ident("content" | "attr"))) && !is_label_ahead(p, 1) {
+                    p.bump();
+                    specs.push(project_spec(p)?);
+                } else {
+                    if !is_label_ahead(p, 1) {
+                        // `PROJECT content(a), | LIMIT 5`: `content` or `attr` is what is missing.
+                        p.expect_token_after(1, Token::Ident(""));
+                    }
+                    break;
+                }
             }
             StageKind::Project(specs)
         }

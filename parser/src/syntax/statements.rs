@@ -33,15 +33,15 @@ pub(crate) fn statement(p: &mut Cursor<'_, '_>) -> PResult<Option<Statement>> {
             let start = p.start();
             p.bump();
             let target = target(p)?;
-            let sets = set_clauses(p)?;
-            let reason = reason(p)?;
+            let sets = set_clauses(p);
+            let reason = reason(p);
             Statement::Supersede(Supersede { target, sets, reason, span: p.since(start) })
         }
         Some(Token::Kw(Keyword::Revert)) => {
             let start = p.start();
             p.bump();
             let target = target(p)?;
-            let reason = reason(p)?;
+            let reason = reason(p);
             Statement::Revert(Revert { target, reason, span: p.since(start) })
         }
         _ => return Err(p.error()),
@@ -88,19 +88,16 @@ fn set_expression(p: &mut Cursor<'_, '_>) -> PResult<Option<Statement>> {
 
 /// `( statement )`; a broken operand is skipped to its closing parenthesis.
 fn operand(p: &mut Cursor<'_, '_>) -> PResult<Option<Statement>> {
-    p.expect(Token::LParen)?;
-    p.enter()?;
-    let inner = statement(p);
-    p.leave();
-    let inner = match inner {
-        Ok(s) => s,
-        Err(Bail) => {
-            p.skip_until(|t| matches!(t, Token::RParen));
-            None
-        }
-    };
-    p.expect(Token::RParen)?;
-    Ok(inner)
+    parenthesized(
+        p,
+        |p| {
+            p.enter()?;
+            let inner = statement(p);
+            p.leave();
+            inner
+        },
+        |_| None,
+    )
 }
 
 fn explain(p: &mut Cursor<'_, '_>) -> PResult<Option<Statement>> {
@@ -139,24 +136,10 @@ fn history(p: &mut Cursor<'_, '_>) -> PResult<History> {
         None
     };
     p.expect_kw(Keyword::Where)?;
-    let (first, v1) = eq_condition(p)?;
+    let (first, v1) = eq_condition(p, None)?;
     p.expect_kw(Keyword::And)?;
-    let (second, v2) = eq_condition(p)?;
-    let (subject, relation) = match (first, second) {
-        ("subject", "relation") => (v1, v2),
-        ("relation", "subject") => (v2, v1),
-        _ => {
-            p.report(
-                Diagnostic::new(
-                    Code::E002,
-                    p.since(start),
-                    "HISTORY by triple needs `subject = …` and `relation = …`.",
-                )
-                .with_example("HISTORY WHERE subject = \"alice\" AND relation = \"prefers\""),
-            );
-            return Err(Bail);
-        }
-    };
+    let (_, v2) = eq_condition(p, Some(if first == "subject" { "relation" } else { "subject" }))?;
+    let (subject, relation) = if first == "subject" { (v1, v2) } else { (v2, v1) };
     let as_of = if p.eat_kw(Keyword::As).is_some() {
         p.expect_kw(Keyword::Of)?;
         Some(string_lit(p)?)
@@ -166,14 +149,19 @@ fn history(p: &mut Cursor<'_, '_>) -> PResult<History> {
     Ok(History { kind: HistoryKind::Triple { scope, subject, relation, as_of }, span: p.since(start) })
 }
 
-fn eq_condition(p: &mut Cursor<'_, '_>) -> PResult<(&'static str, Value)> {
-    let which = if p.eat_word("subject").is_some() {
-        "subject"
-    } else if p.eat_word("relation").is_some() {
-        "relation"
-    } else {
-        return Err(p.error_expecting(Expect::Field));
+/// `subject = value` or `relation = value` (only `field` when given). Yields which it was.
+fn eq_condition(p: &mut Cursor<'_, '_>, field: Option<&'static str>) -> PResult<(&'static str, Value)> {
+    let which = match p.peek() {
+        Some(Token::Ident(w @ ("subject" | "relation"))) if field.is_none_or(|f| f == w) => {
+            if w == "subject" {
+                "subject"
+            } else {
+                "relation"
+            }
+        }
+        _ => return Err(p.error_expecting(Expect::HistoryCondition)),
     };
+    p.bump();
     p.expect(Token::Eq)?;
     Ok((which, value(p)?))
 }
@@ -183,10 +171,15 @@ fn describe(p: &mut Cursor<'_, '_>) -> PResult<Describe> {
     p.expect_kw(Keyword::Describe)?;
     let (w, target_span) = ident(p, Expect::DescribeTarget)?;
     let target = DescribeTarget::from_word(w).unwrap_or_else(|| {
-        p.report(unknown_word("DESCRIBE target", w, target_span, &DescribeTarget::words().collect::<Vec<_>>()));
+        p.report(unknown_word("DESCRIBE target", w, target_span, &DescribeTarget::words().collect::<Vec<_>>(), None));
         DescribeTarget::Capabilities
     });
-    let grain_type = if at_grain_word(p) { grain_type_singular(p)? } else { None };
+    let grain_type = if at_grain_word(p) {
+        grain_type_singular(p)?
+    } else {
+        p.expect_label(Expect::GrainType);
+        None
+    };
     if let (Some(g), false) = (&grain_type, target == DescribeTarget::Fields) {
         p.report(
             Diagnostic::new(
@@ -194,6 +187,7 @@ fn describe(p: &mut Cursor<'_, '_>) -> PResult<Describe> {
                 g.span,
                 format!("Only `DESCRIBE fields` takes a grain type, not `DESCRIBE {target}`."),
             )
+            .with_suggestion("Remove the grain type, or describe the fields of that type.")
             .with_example("DESCRIBE fields belief"),
         );
     }
@@ -246,49 +240,70 @@ fn batch_entry(p: &mut Cursor<'_, '_>, entry_start: u32) -> PResult<Option<Batch
 fn coalesce(p: &mut Cursor<'_, '_>) -> PResult<Coalesce> {
     let start = p.start();
     p.expect_kw(Keyword::Coalesce)?;
-    p.expect(Token::LParen)?;
-    let mut branches = Vec::new();
-    loop {
-        p.at_kw(Keyword::Recall);
-        let branch = if p.peek() == Some(Token::Kw(Keyword::Recall)) { recall(p) } else { Err(p.error()) };
-        match branch {
-            Ok(r) => branches.push(r),
-            // A branch that is not a RECALL is reported and skipped; the others still count.
-            Err(Bail) => {
-                p.skip_until(|t| matches!(t, Token::Comma));
+    let branches = parenthesized(
+        p,
+        |p| {
+            let mut branches = Vec::new();
+            loop {
+                if !p.at_kw(Keyword::Recall) {
+                    return Err(p.error());
+                }
+                branches.push(recall(p)?);
+                if p.eat(Token::Comma).is_none() {
+                    return Ok(branches);
+                }
             }
-        }
-        if p.eat(Token::Comma).is_none() {
-            break;
-        }
-    }
-    p.expect(Token::RParen)?;
+        },
+        |_| Vec::new(),
+    )?;
     Ok(Coalesce { branches, span: p.since(start) })
 }
 
-fn set_clauses(p: &mut Cursor<'_, '_>) -> PResult<Vec<SetClause>> {
+/// `SET field = value …`. A SET that does not parse ends the list where it starts; its error
+/// is the one reported (a combinator's "furthest failure").
+fn set_clauses(p: &mut Cursor<'_, '_>) -> Vec<SetClause> {
     let mut sets = Vec::new();
     while p.at_kw(Keyword::Set) {
-        let start = p.start();
-        p.bump();
-        let field = field(p)?;
-        p.expect(Token::Eq)?;
-        let value = value(p)?;
-        sets.push(SetClause { field, value, span: p.since(start) });
+        let mark = p.mark();
+        match set_clause(p) {
+            Ok(s) => sets.push(s),
+            Err(Bail) => {
+                p.reset(mark);
+                break;
+            }
+        }
     }
-    Ok(sets)
+    sets
 }
 
-fn reason(p: &mut Cursor<'_, '_>) -> PResult<Option<StringLit>> {
-    if p.eat_kw(Keyword::Reason).is_some() { Ok(Some(string_lit(p)?)) } else { Ok(None) }
+fn set_clause(p: &mut Cursor<'_, '_>) -> PResult<SetClause> {
+    let start = p.start();
+    p.bump();
+    let field = field(p)?;
+    p.expect(Token::Eq)?;
+    let value = value(p)?;
+    Ok(SetClause { field, value, span: p.since(start) })
+}
+
+/// `[REASON "…"]`; a REASON without its string ends the statement before it, as [`set_clauses`].
+fn reason(p: &mut Cursor<'_, '_>) -> Option<StringLit> {
+    let mark = p.mark();
+    p.eat_kw(Keyword::Reason)?;
+    match string_lit(p) {
+        Ok(s) => Some(s),
+        Err(Bail) => {
+            p.reset(mark);
+            None
+        }
+    }
 }
 
 fn add(p: &mut Cursor<'_, '_>) -> PResult<Option<Add>> {
     let start = p.start();
     p.expect_kw(Keyword::Add)?;
     let grain_type = grain_type_singular(p)?;
-    let sets = set_clauses(p)?;
-    let reason = reason(p)?;
+    let sets = set_clauses(p);
+    let reason = reason(p);
     Ok(grain_type.map(|grain_type| Add { grain_type, sets, reason, span: p.since(start) }))
 }
 
@@ -297,7 +312,7 @@ pub(crate) fn define_template(p: &mut Cursor<'_, '_>) -> PResult<DefineTemplate>
     let start = p.start();
     p.expect_kw(Keyword::Define)?;
     p.expect_kw(Keyword::Template)?;
-    let name = user_name(p)?;
+    let name = user_name(p, "template")?;
     let extends = if p.eat_kw(Keyword::Extends).is_some() {
         let (n, s) = ident(p, Expect::Name)?;
         Some(Ident { name: n.to_string(), span: s })
