@@ -31,7 +31,7 @@ fn content(g: &Json) -> String {
             let state = f("goal_state");
             format!("{}: {} ({state})", f("subject"), first(&["object", "description"]))
         }
-        "action" => format!("{} → {}", f("tool_name"), first(&["object", "content"])),
+        "action" => format!("{} → {}", first(&["tool_name", "tool_call_id"]), first(&["object", "content"])),
         "observation" => first(&["object"]),
         "reasoning" => first(&["conclusion"]),
         "state" => g.get("plan").and_then(Json::as_array).map_or_else(String::new, |p| {
@@ -73,7 +73,15 @@ fn result_line(out: &mut String, indent: &str, r: &Json) {
             let _ = write!(marks, " (conflicts with {})", c.len());
         }
     }
-    let _ = writeln!(out, "{indent}{text}{marks}  {score:.2}  {addr}");
+    match r.get("version") {
+        Some(v) => {
+            let since = r.get("system_valid_from").map(str_of).unwrap_or_default();
+            let _ = writeln!(out, "{indent}v{}  {since}  {text}{marks}  {addr}", str_of(v));
+        }
+        None => {
+            let _ = writeln!(out, "{indent}{text}{marks}  {score:.2}  {addr}");
+        }
+    }
 }
 
 fn body(out: &mut String, indent: &str, j: &Json) {
@@ -153,7 +161,7 @@ pub fn render(r: &Response) -> String {
     let mut out = String::new();
     body(&mut out, "", &r.json);
     let cal = &r.json["_cal"];
-    let shown = r.json.get("results").and_then(Json::as_array).map_or(0, Vec::len);
+    let shown = r.json.get("results").and_then(Json::as_array).map(Vec::len);
     let mut footer = format!(
         "-- {}: {} store op(s), {} grain(s) scanned, {} ms",
         str_of(&cal["statement_type"]),
@@ -161,8 +169,14 @@ pub fn render(r: &Response) -> String {
         str_of(&cal["budget"]["grains_scanned"]),
         str_of(&cal["duration_ms"])
     );
-    if let Some(total) = r.json.get("total").and_then(Json::as_u64) {
-        let _ = write!(footer, "; {shown} shown of {total}");
+    match (shown, r.json.get("total").and_then(Json::as_u64)) {
+        (Some(n), Some(total)) if n > 0 => {
+            let _ = write!(footer, "; {n} shown of {total}");
+        }
+        (Some(_), Some(total)) => {
+            let _ = write!(footer, "; {total} matched");
+        }
+        _ => {}
     }
     if let Some(c) = r.json.get("next_cursor").and_then(Json::as_str) {
         let _ = write!(footer, "; next page: --cursor {c}");

@@ -1,0 +1,174 @@
+//! End-to-end benchmarks of `cal run`'s path (parse → check → plan → execute
+//! → JSON text) on a generated store of 1,000,000 grains (set `CAL_BENCH_N`
+//! to change the size): a subject RECALL with LIMIT 20, a BM25 `LIKE`, and
+//! HISTORY of a 100-version chain. Run with `cargo bench -p cal-interp --bench
+//! run`; it is not part of `cargo test`. Figures go to docs/performance-interp.md.
+//!
+//! The store: beliefs (70%), events (20%) and observations (10%) about
+//! 50,000 subjects (20 grains each), objects of 3–8 words drawn from a
+//! 5,000-word vocabulary with a Zipf-like skew, 8 relations, 1,000 users,
+//! creation times over a year — plus one (subject, relation) superseded 99
+//! times.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use cal_interp::{ExecOptions, Interpreter, OmsFacade};
+use divan::{Bencher, black_box};
+use oms::store::{Store, StoreConfig};
+use oms::{ContentAddress, Grain};
+
+fn main() {
+    divan::main();
+}
+
+const NOW: i64 = 1_772_798_400_000;
+const RELATIONS: [&str; 8] =
+    ["mg:prefers", "mg:knows", "works_on", "mg:avoids", "member_of", "mg:requires", "status", "mg:infers"];
+
+fn n() -> usize {
+    std::env::var("CAL_BENCH_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000)
+}
+
+fn lcg(x: u64) -> u64 {
+    x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407)
+}
+
+/// A pronounceable pseudo-word; index 0..5000.
+fn word(i: u64) -> String {
+    const SYL: [&str; 20] = [
+        "ka", "lo", "mi", "ne", "ru", "sa", "te", "vi", "zo", "pa", "qu", "ri", "do", "fe", "gu", "ha", "ji", "bo",
+        "ce", "wy",
+    ];
+    format!("{}{}{}", SYL[(i % 20) as usize], SYL[((i / 20) % 20) as usize], SYL[((i / 400) % 20) as usize])
+}
+
+/// A word index with a Zipf-like skew: small indexes are much more frequent.
+fn skewed(r: u64) -> u64 {
+    let u = (r >> 11) as f64 / (1u64 << 53) as f64;
+    ((5000f64).powf(u) - 1.0) as u64 % 5000
+}
+
+fn text(seed: u64) -> String {
+    let mut r = lcg(seed);
+    let len = 3 + r % 6;
+    (0..len)
+        .map(|_| {
+            r = lcg(r);
+            word(skewed(r))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn grain(i: usize) -> Vec<u8> {
+    let r = lcg(i as u64 ^ 0x9e37_79b9_7f4a_7c15);
+    let subject = format!("entity-{}", i / 20);
+    let created = NOW - 365 * 86_400_000 + (r % (365 * 86_400_000)) as i64;
+    let kind = r % 10;
+    let json = if kind < 7 {
+        serde_json::json!({ "type": "belief", "subject": subject, "relation": RELATIONS[(r >> 8) as usize % 8],
+            "object": text(r), "confidence": ((r >> 20) % 100) as f64 / 100.0, "created_at": created,
+            "namespace": "bench", "user_id": format!("user-{}", i % 1000), "structural_tags": ["bench", if r % 3 == 0 { "hot" } else { "cold" }] })
+    } else if kind < 9 {
+        serde_json::json!({ "type": "event", "subject": subject, "content": text(r), "role": if r % 2 == 0 { "user" } else { "assistant" },
+            "session_id": format!("sess-{}", i / 40), "created_at": created, "namespace": "bench", "user_id": format!("user-{}", i % 1000) })
+    } else {
+        serde_json::json!({ "type": "observation", "subject": subject, "observer_id": format!("obs-{}", i % 50),
+            "observer_type": "agent:monitor", "object": text(r), "created_at": created, "namespace": "bench" })
+    };
+    Grain::from_json(&json).expect("valid").encode().expect("encodes").bytes
+}
+
+fn rss_mib() -> usize {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1).and_then(|p| p.parse::<usize>().ok()))
+        .map_or(0, |pages| pages * 4096 / (1 << 20))
+}
+
+struct Fixture {
+    interp: Interpreter<OmsFacade>,
+    head: ContentAddress,
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let n = n();
+        let t = Instant::now();
+        let store = Store::new(StoreConfig { track_access: false, ..StoreConfig::fixed_clock(NOW) });
+        for i in 0..n {
+            store.put(&grain(i)).expect("put");
+        }
+        eprintln!("built {n} grains in {:?}; resident memory {} MiB", t.elapsed(), rss_mib());
+        let mut prev = store
+            .put(&Grain::from_json(&serde_json::json!({ "type": "belief", "subject": "chain", "relation": "value",
+                "object": "v0", "confidence": 0.9, "created_at": NOW - 1_000_000 })).unwrap().encode().unwrap().bytes)
+            .unwrap();
+        for v in 1..100 {
+            let g = serde_json::json!({ "type": "belief", "subject": "chain", "relation": "value", "object": format!("v{v}"),
+                "confidence": 0.9, "created_at": NOW - 1_000_000 + v, "derived_from": [prev.to_hex()] });
+            prev = store.supersede(&prev, &Grain::from_json(&g).unwrap().encode().unwrap().bytes, None).unwrap();
+        }
+        Fixture { interp: cal_interp::over(Arc::new(store)), head: prev }
+    })
+}
+
+/// The whole path `cal run` takes for one query, to the printed bytes.
+fn end_to_end(f: &Fixture, text: &str, opts: &ExecOptions) -> String {
+    let parsed = cal_parser::parse_query(text);
+    let query = parsed.ast.expect("parses");
+    let diags = cal_checker::check(&query, None);
+    assert!(!diags.iter().any(cal_grammar::Diagnostic::is_error), "{text}: {diags:?}");
+    let response = f.interp.execute(&query, opts);
+    assert!(response.error.is_none(), "{text}: {:?}", response.error);
+    response.to_pretty()
+}
+
+#[divan::bench(sample_count = 200)]
+fn recall_subject_limit_20(b: Bencher) {
+    let f = fixture();
+    let opts = ExecOptions::fixed(NOW);
+    let counter = AtomicU64::new(1);
+    b.with_inputs(|| {
+        let i = lcg(counter.fetch_add(1, Ordering::Relaxed));
+        format!("RECALL beliefs WHERE subject = \"entity-{}\" | LIMIT 20", (i >> 16) % 50_000)
+    })
+    .bench_values(|q| black_box(end_to_end(f, &q, &opts)));
+}
+
+#[divan::bench(sample_count = 50)]
+fn like_bm25(b: Bencher) {
+    let f = fixture();
+    let opts = ExecOptions::fixed(NOW);
+    let counter = AtomicU64::new(1);
+    b.with_inputs(|| {
+        // Three words of middling frequency, different each time.
+        let i = lcg(counter.fetch_add(1, Ordering::Relaxed));
+        let r = i >> 16;
+        format!(
+            "RECALL LIKE \"{} {} {}\"",
+            word(200 + r % 300),
+            word(700 + (r >> 9) % 300),
+            word(1500 + (r >> 19) % 500)
+        )
+    })
+    .bench_values(|q| black_box(end_to_end(f, &q, &opts)));
+}
+
+#[divan::bench(sample_count = 20)]
+fn like_bm25_common_word(b: Bencher) {
+    let f = fixture();
+    let opts = ExecOptions::fixed(NOW);
+    b.bench(|| black_box(end_to_end(f, &format!("RECALL LIKE \"{} {}\"", word(1), word(2)), &opts)));
+}
+
+#[divan::bench(sample_count = 200)]
+fn history_100_versions(b: Bencher) {
+    let f = fixture();
+    let opts = ExecOptions::fixed(NOW);
+    let q = format!("HISTORY sha256:{}", f.head.to_hex());
+    b.bench(|| black_box(end_to_end(f, &q, &opts)));
+}
