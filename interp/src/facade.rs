@@ -64,18 +64,19 @@ fn hex_starts_with(a: &ContentAddress, prefix: &[u8]) -> bool {
     // Compare nibble by nibble without allocating the hex string.
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = a.as_bytes();
-    prefix.iter().enumerate().all(|(i, c)| {
-        let b = bytes[i / 2];
-        let nibble = if i % 2 == 0 { b >> 4 } else { b & 0x0f };
-        HEX[nibble as usize] == *c
-    })
+    prefix.len() <= 64
+        && prefix.iter().enumerate().all(|(i, c)| {
+            let Some(b) = bytes.get(i / 2).copied() else { return false };
+            let nibble = if i % 2 == 0 { b >> 4 } else { b & 0x0f };
+            HEX[nibble as usize] == c.to_ascii_lowercase()
+        })
 }
 
 /// The smallest address whose hex form starts with `prefix` (missing digits as `0`).
 fn lower_bound(prefix: &[u8]) -> Option<ContentAddress> {
     let mut out = [0u8; 32];
     for (i, c) in prefix.iter().enumerate() {
-        let v = (*c as char).to_digit(16)? as u8;
+        let v = u8::try_from((*c as char).to_ascii_lowercase().to_digit(16)?).ok()?;
         if i % 2 == 0 {
             out[i / 2] |= v << 4;
         } else {
@@ -121,6 +122,9 @@ impl ReadFacade for OmsFacade {
 
     fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress> {
         let prefix = hex_prefix.as_bytes();
+        if prefix.is_empty() || prefix.len() > 64 || !prefix.iter().all(u8::is_ascii_hexdigit) {
+            return Vec::new();
+        }
         if prefix.len() == 64 {
             return ContentAddress::parse(hex_prefix)
                 .ok()

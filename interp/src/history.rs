@@ -94,7 +94,9 @@ fn chain(cx: &mut Ctx<'_>, target: &Target, other: Option<&Target>) -> Result<Ma
     let (_, addr) = resolve(cx, target)?;
     let all = cx.facade.get_history(&addr).map_err(|_| not_found(&addr.to_hex(), target.span))?;
     cx.deadline.check()?;
-    let at = all.iter().position(|s| s.address == addr).unwrap_or(0);
+    let Some(at) = all.iter().position(|s| s.address == addr) else {
+        return Err(not_found(&addr.to_hex(), target.span));
+    };
     let walked = at + 1;
     let shown = walked.min(MAX_HISTORY_VERSIONS);
     cx.stats.store_ops += shown as u64;

@@ -120,11 +120,11 @@ fn absolute(s: &str) -> Option<Interval> {
         }
         10 if b[4] == b'-' && b[7] == b'-' => {
             let t = oms::time::parse_rfc3339_ms(&format!("{s}T00:00:00Z"))?;
-            Some(Interval { from: t, to: t + DAY })
+            Some(Interval { from: t, to: t.saturating_add(DAY) })
         }
         _ => {
             let t = oms::time::parse_rfc3339_ms(s)?;
-            Some(Interval { from: t, to: t + SECOND })
+            Some(Interval { from: t, to: t.saturating_add(SECOND) })
         }
     }
 }
@@ -135,12 +135,12 @@ fn relative(s: &str, now: i64) -> Option<Interval> {
     let today = day_start(now);
     match words.as_slice() {
         ["now"] => Some(Interval { from: now, to: now.saturating_add(1) }),
-        ["today"] => Some(Interval { from: today, to: today + DAY }),
-        ["yesterday"] => Some(Interval { from: today - DAY, to: today }),
+        ["today"] => Some(Interval { from: today, to: today.saturating_add(DAY) }),
+        ["yesterday"] => Some(Interval { from: today.saturating_sub(DAY), to: today }),
         ["this", "week"] => {
             // ISO weeks start on Monday; 1970-01-01 was a Thursday.
-            let monday = today - (now.div_euclid(DAY) + 3).rem_euclid(7) * DAY;
-            Some(Interval { from: monday, to: monday + 7 * DAY })
+            let monday = today.saturating_sub((now.div_euclid(DAY) + 3).rem_euclid(7) * DAY);
+            Some(Interval { from: monday, to: monday.saturating_add(7 * DAY) })
         }
         ["this", "month"] => {
             let (y, m, _) = civil_from_days(now.div_euclid(DAY));
@@ -153,13 +153,13 @@ fn relative(s: &str, now: i64) -> Option<Interval> {
         ["last" | "past" | "previous", unit] => unit_ms(unit).map(window),
         ["last" | "past" | "previous", n, unit] => Some(window(digits(n)?.checked_mul(unit_ms(unit)?)?)),
         [n, unit, "ago"] if unit.trim_end_matches('s') == "day" => {
-            let d = today - digits(n)?.checked_mul(DAY)?;
-            Some(Interval { from: d, to: d + DAY })
+            let d = today.checked_sub(digits(n)?.checked_mul(DAY)?)?;
+            Some(Interval { from: d, to: d.saturating_add(DAY) })
         }
         [n, unit, "ago"] => {
             let len = unit_ms(unit)?;
             let t = now.checked_sub(digits(n)?.checked_mul(len)?)?;
-            Some(Interval { from: t - len, to: t + 1 })
+            Some(Interval { from: t.saturating_sub(len), to: t.saturating_add(1) })
         }
         _ => None,
     }
@@ -179,7 +179,7 @@ pub fn resolve_text(text: &str, now: i64) -> Option<Interval> {
     }
     if let Some(n) = digits(s).filter(|_| s.len() != 4) {
         let t = epoch_ms(n as f64);
-        return Some(Interval { from: t, to: t + SECOND });
+        return Some(Interval { from: t, to: t.saturating_add(SECOND) });
     }
     relative(s, now).or_else(|| absolute(text.trim()))
 }

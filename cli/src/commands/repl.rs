@@ -57,7 +57,7 @@ impl Repl {
             ":help" | ":h" => println!("{HELP}"),
             ":history" => {
                 for (i, q) in self.history.iter().enumerate() {
-                    println!("{:>3}  {}", i + 1, q.replace('\n', " "));
+                    println!("{:>3}  {}", i + 1, q.split_whitespace().collect::<Vec<_>>().join(" "));
                 }
             }
             ":format" => match rest.trim() {

@@ -153,7 +153,7 @@ impl Compiled {
                 if let Ok(a) = ContentAddress::parse(&h) {
                     addrs.push(a);
                 }
-            } else if h.len() >= 8 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            } else if (8..64).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit()) {
                 addrs.extend(cx.facade.resolve_prefix(&h, MAX_PREFIX_MATCHES));
             }
         }
