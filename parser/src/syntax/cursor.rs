@@ -4,7 +4,11 @@
 //! Every check of the next token (`at`, `eat`) records what was expected at
 //! the current position, so that when the parser gives up there, the error
 //! can say everything that would have been accepted — the same information
-//! a combinator library collects, at the cost of an OR into a bitset.
+//! a combinator library collects, at the cost of an OR into a bitset. As in a
+//! combinator library, the furthest position wins: where the parser tries a
+//! list item and rewinds (`SELECT a, | …`), what that item lacked is kept, and
+//! an error reported behind it names it instead. Nothing is reported at or
+//! before a position already reported, so one mistake yields one message.
 
 use super::expected::{Expect, Expected, Found, token_bit};
 use cal_grammar::{Diagnostic, Keyword, Span};

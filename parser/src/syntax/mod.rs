@@ -1,10 +1,15 @@
 //! The hand-written recursive-descent parser of CAL/1.
 //!
 //! One function per production, a [`cursor::Cursor`] that records what each
-//! position would have accepted, and recovery at three levels: a broken WHERE
-//! condition is skipped to the next `AND`, a broken clause to the next clause
-//! keyword, a broken query to the next `;`. It replaced a chumsky grammar that
-//! measured 16 times slower than the latency bar (docs/architecture.md).
+//! position would have accepted, and recovery at every level: a broken WHERE
+//! condition is skipped to the next `AND` (a missing one stands as an empty
+//! condition), text that is no clause and a broken clause to the next clause
+//! keyword, a broken `( … )` or `{ … }` group to its matching close (a missing
+//! close keeps the inside), a broken BATCH entry to the next `,`, a LET binding
+//! without its `;` is kept, and a broken query is skipped to the next `;`.
+//! Diagnostics follow docs/spec-decisions.md (E1, E2); their wording and hints
+//! are those of the chumsky grammar it replaced, which measured 16 times slower
+//! than the latency bar (docs/architecture.md).
 
 mod assemble;
 mod common;

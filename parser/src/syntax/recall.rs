@@ -291,11 +291,18 @@ pub(crate) fn with_clause(p: &mut Cursor<'_, '_>) -> PResult<WithClause> {
     let start = p.start();
     p.expect_kw(Keyword::With)?;
     let mut options = Vec::new();
-    // A broken option is skipped to the next `,` or clause, so the others still count.
-    let mut option = |p: &mut Cursor<'_, '_>| match with_option(p) {
-        Ok(o) => options.push(o),
-        Err(Bail) => {
-            p.skip_until(is_clause_boundary);
+    // A broken option is skipped (with its arguments) to the next `,` or clause, so the
+    // others still count.
+    let mut option = |p: &mut Cursor<'_, '_>| {
+        let at = p.pos;
+        match with_option(p) {
+            Ok(o) => options.push(o),
+            Err(Bail) => match p.matching_close(at + 1) {
+                Some(end) if end > p.pos && p.token_at(at + 1) == Some(Token::LParen) => p.skip_to(end),
+                _ => {
+                    p.skip_until(is_clause_boundary);
+                }
+            },
         }
     };
     option(p);

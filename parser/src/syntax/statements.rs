@@ -151,14 +151,9 @@ fn history(p: &mut Cursor<'_, '_>) -> PResult<History> {
 
 /// `subject = value` or `relation = value` (only `field` when given). Yields which it was.
 fn eq_condition(p: &mut Cursor<'_, '_>, field: Option<&'static str>) -> PResult<(&'static str, Value)> {
-    let which = match p.peek() {
-        Some(Token::Ident(w @ ("subject" | "relation"))) if field.is_none_or(|f| f == w) => {
-            if w == "subject" {
-                "subject"
-            } else {
-                "relation"
-            }
-        }
+    let which = match (p.peek(), field) {
+        (Some(Token::Ident("subject")), None | Some("subject")) => "subject",
+        (Some(Token::Ident("relation")), None | Some("relation")) => "relation",
         _ => return Err(p.error_expecting(Expect::HistoryCondition)),
     };
     p.bump();
