@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use cal_grammar::{Code, Diagnostic, Span};
 use cal_parser::ast::{Query, QueryBody, Statement};
 use cal_planner::{Node, Plan, PlanOptions, plan_query};
+use oms::ContentAddress;
 use oms::store::Hit;
 use serde_json::{Map, Value as Json};
 
@@ -127,6 +128,27 @@ pub struct Ctx<'a> {
     pub stats: Stats,
     /// SHA-256 of the canonical query text, `sha256:…`.
     pub query_hash: String,
+}
+
+impl Ctx<'_> {
+    /// Whether a grain may be seen: always, unless a token namespace confines
+    /// the request (§18.3) and the grain lives elsewhere.
+    pub fn visible(&self, namespace: Option<&str>) -> bool {
+        self.config.namespace.as_deref().is_none_or(|ns| namespace == Some(ns))
+    }
+
+    /// Up to `max` visible grains whose address starts with `hex` (8–64 hex digits).
+    pub fn resolve_visible(&self, hex: &str, max: usize) -> Vec<ContentAddress> {
+        if self.config.namespace.is_none() {
+            return self.facade.resolve_prefix(hex, max);
+        }
+        self.facade
+            .resolve_prefix(hex, max.saturating_mul(32).max(64))
+            .into_iter()
+            .filter(|a| self.facade.get(a).is_some_and(|s| self.visible(s.grain().namespace())))
+            .take(max)
+            .collect()
+    }
 }
 
 /// An internal invariant failed: reported, never a panic.

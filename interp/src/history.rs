@@ -27,7 +27,7 @@ fn not_found(hex: &str, span: Span) -> Diagnostic {
 /// The one grain a target names (CAL-E046 for none, CAL-E015 for an ambiguous prefix).
 fn resolve(cx: &mut Ctx<'_>, t: &Target) -> Result<(String, ContentAddress), Diagnostic> {
     let hex = values::target_hex(cx, t)?;
-    match cx.facade.resolve_prefix(&hex, 2).as_slice() {
+    match cx.resolve_visible(&hex, 2).as_slice() {
         [one] => Ok((hex, *one)),
         [] => Err(not_found(&hex, t.span)),
         _ => Err(ambiguous(&hex, t.span)),
@@ -37,10 +37,10 @@ fn resolve(cx: &mut Ctx<'_>, t: &Target) -> Result<(String, ContentAddress), Dia
 /// EXISTS: one `exists` operation (a prefix is looked up in the address index).
 pub fn exists(cx: &mut Ctx<'_>, e: &Exists) -> Result<Map<String, Json>, Diagnostic> {
     let hex = values::target_hex(cx, &e.target)?;
-    let found = if hex.len() == 64 {
+    let found: Vec<ContentAddress> = if hex.len() == 64 && cx.config.namespace.is_none() {
         ContentAddress::parse(&hex).ok().filter(|a| cx.facade.exists(a)).into_iter().collect()
     } else {
-        cx.facade.resolve_prefix(&hex, 2)
+        cx.resolve_visible(&hex, 2)
     };
     cx.stats.store_ops += 1;
     let mut m = Map::new();
@@ -92,7 +92,8 @@ fn diff(a: &Stored, b: &Stored) -> Vec<Json> {
 
 fn chain(cx: &mut Ctx<'_>, target: &Target, other: Option<&Target>) -> Result<Map<String, Json>, Diagnostic> {
     let (_, addr) = resolve(cx, target)?;
-    let all = cx.facade.get_history(&addr).map_err(|_| not_found(&addr.to_hex(), target.span))?;
+    let mut all = cx.facade.get_history(&addr).map_err(|_| not_found(&addr.to_hex(), target.span))?;
+    all.retain(|s| cx.visible(s.grain().namespace()));
     cx.deadline.check()?;
     let Some(at) = all.iter().position(|s| s.address == addr) else {
         return Err(not_found(&addr.to_hex(), target.span));

@@ -151,6 +151,15 @@ fn namespaces_and_scopes() {
     let q = cal_parser::parse_query(r#"RECALL beliefs IN "team" WHERE namespace = "team""#).into_result().unwrap();
     let r = interp.execute(&q, &common::opts());
     assert_eq!(f.keys_of(&r.json["results"]), vec!["bob-vim".to_string()]);
+    // Grains of other namespaces do not exist for a confined request, by hash either.
+    let dark = f.keys.iter().find(|(_, k)| *k == "alice-dark").map(|(a, _)| a.clone()).unwrap();
+    let vim = f.keys.iter().find(|(_, k)| *k == "bob-vim").map(|(a, _)| a.clone()).unwrap();
+    let run = |q: String| interp.execute(&cal_parser::parse_query(&q).into_result().unwrap(), &common::opts());
+    assert_eq!(run(format!("EXISTS sha256:{dark}")).json["exists"], false);
+    assert_eq!(run(format!("EXISTS sha256:{}", &dark[..10])).json["exists"], false);
+    assert_eq!(run(format!("EXISTS sha256:{vim}")).json["exists"], true);
+    assert_eq!(run(format!("HISTORY sha256:{dark}")).error.map(|d| d.code.as_str()), Some("CAL-E046"));
+    assert_eq!(run(format!("RECALL WHERE hash = sha256:{dark}")).json["results"], serde_json::json!([]));
 }
 
 #[test]

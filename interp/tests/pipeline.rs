@@ -101,6 +101,18 @@ fn count_counts_all_matches() {
     assert_eq!(r["results"], json!([]));
     assert_eq!(f.run(r#"RECALL beliefs WHERE subject = "alice" | LIMIT 2 | COUNT"#)["count"], 2);
     assert_eq!(f.run(r#"RECALL beliefs WHERE subject = "nobody" | COUNT"#)["count"], 0);
+    // The store's count and counting the grains agree, also with post-filters and fallbacks.
+    for q in [
+        "RECALL beliefs",
+        r#"RECALL LIKE "dark mode""#,
+        "RECALL consensuses WHERE threshold >= 0.5",
+        r#"RECALL beliefs ABOUT "espresso""#,
+    ] {
+        let counted = f.run(&format!("{q} | COUNT"))["count"].clone();
+        let listed = f.run(&format!("{q} | LIMIT 1000"))["results"].as_array().unwrap().len();
+        assert_eq!(counted, listed, "{q}");
+    }
+    assert_eq!(f.run("RECALL beliefs | COUNT")["_cal"]["budget"]["grains_returned"], 0, "counting copies no grain out");
 }
 
 #[test]

@@ -72,10 +72,35 @@ fn fetch(cx: &mut Ctx<'_>, c: &Compiled, plan: &RecallPlan, o: &Options, skip: u
     Ok(Fetched { rows, total, window, more: None })
 }
 
+/// Whether the pipeline is only `| COUNT` (SELECT and PROJECT aside): the
+/// store's `count` answers it without copying a grain out (§2.3 `count()`).
+fn counts_only(plan: &RecallPlan) -> bool {
+    let mut kinds = plan
+        .stages
+        .iter()
+        .map(|s| &s.kind)
+        .filter(|k| !matches!(k, cal_parser::ast::StageKind::Select(_) | cal_parser::ast::StageKind::Project(_)));
+    matches!((kinds.next(), kinds.next()), (Some(cal_parser::ast::StageKind::Count), None))
+}
+
+fn count(cx: &mut Ctx<'_>, c: &Compiled) -> Result<usize, Diagnostic> {
+    cx.deadline.check()?;
+    if c.impossible {
+        return Ok(0);
+    }
+    let q = Query { filters: c.filters.clone(), view: c.view, sort: Vec::new(), limit: Some(0), cursor: None };
+    let n =
+        cx.facade.count(c.text.as_deref(), &q).map_err(|e| bug(Default::default(), &format!("store error: {e}")))?;
+    cx.stats.store_ops += 1;
+    cx.stats.scanned += n as u64;
+    cx.deadline.check()?;
+    Ok(n)
+}
+
 /// `THREAD FROM sha256:…`: the message's session (OMS §28.6), as a condition.
 fn thread_condition(cx: &mut Ctx<'_>, t: &Target) -> Result<Condition, Diagnostic> {
     let hex = crate::values::target_hex(cx, t)?;
-    let found = cx.facade.resolve_prefix(&hex, 2);
+    let found = cx.resolve_visible(&hex, 2);
     cx.stats.store_ops += 1;
     let addr: ContentAddress = match found.as_slice() {
         [one] => *one,
@@ -134,6 +159,22 @@ pub fn run(cx: &mut Ctx<'_>, plan: &RecallPlan, skip: usize) -> Result<RecallOut
     let r = plan.recall();
     let o = Options::of(cx, r);
     let mut compiled = compile(cx, r, plan.view, &subs, &extra)?;
+    if counts_only(plan) && compiled.posts.is_empty() && !o.needs_all() {
+        let mut n = count(cx, &compiled)?;
+        if n == 0 {
+            if let Some(fb) = &plan.desugared.fallback {
+                cx.stats.note("ABOUT found nothing with subject = …; it fell back to WHERE query = … (§9.1)");
+                compiled = compile(cx, fb, plan.view, &subs, &extra)?;
+                if compiled.posts.is_empty() {
+                    n = count(cx, &compiled)?;
+                } else {
+                    let f = fetch(cx, &compiled, plan, &o, 0)?;
+                    n = f.rows.len();
+                }
+            }
+        }
+        return Ok(RecallOut { flow: Flow::Count(n as u64), shaping: Shaping::default(), total: n, more: false });
+    }
     let mut fetched = fetch(cx, &compiled, plan, &o, skip)?;
     if fetched.total == 0 {
         if let Some(fb) = &plan.desugared.fallback {
