@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use oms::mg::{self, MgFile, PackOptions};
 use oms::tools::{self, GrainInput};
-use oms::{cose, disclosure, Encoding, OmsError, Sensitivity};
+use oms::{Encoding, OmsError, Sensitivity, cose, disclosure};
 
-use super::{invalid, usage_error, OK};
+use super::{OK, invalid, usage_error};
 use crate::input;
 
 /// The `cal mg` subcommands.
