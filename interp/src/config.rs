@@ -2,8 +2,12 @@
 //! execution is given (per request): the injected clock, the user, the
 //! parameter bindings.
 
+use std::sync::Arc;
+
 use cal_grammar::limits::{ASSEMBLE_TIMEOUT_MS, QUERY_TIMEOUT_MS};
 use serde_json::Value as Json;
+
+use crate::audit::AuditSink;
 
 /// Deployment settings: fixed for the life of an [`crate::Interpreter`].
 #[derive(Debug, Clone)]
@@ -22,6 +26,10 @@ pub struct InterpConfig {
     pub assemble_timeout_ms: u64,
     /// Name reported by `DESCRIBE server`.
     pub server_name: String,
+    /// Where the audit entry of every execution goes (§21); none when `None`.
+    pub audit: Option<Arc<dyn AuditSink>>,
+    /// The key under which user ids are pseudonymized in audit entries (HMAC-SHA256).
+    pub audit_key: Vec<u8>,
 }
 
 impl Default for InterpConfig {
@@ -32,6 +40,8 @@ impl Default for InterpConfig {
             query_timeout_ms: QUERY_TIMEOUT_MS,
             assemble_timeout_ms: ASSEMBLE_TIMEOUT_MS,
             server_name: "cal-interp (reference)".into(),
+            audit: None,
+            audit_key: Vec::new(),
         }
     }
 }
@@ -62,6 +72,8 @@ pub struct ExecOptions {
     pub timing: Timing,
     /// `next_cursor` of a previous response of the same query: return the next page.
     pub cursor: Option<String>,
+    /// Which agent generated the query, for the audit entry (§21 `agent_id`).
+    pub agent_id: Option<String>,
 }
 
 impl ExecOptions {

@@ -82,8 +82,10 @@ pub fn capabilities() -> Json {
         "levels": {
             "core": {
                 "implemented": ["RECALL with WHERE, IN, LIMIT, ABOUT, RECENT", "EXISTS", "parameter binding", "hash literals",
-                    "error codes CAL-E001..E031", "safety invariants (§2): read-only facade without delete", "determinism (§17.4)", "text/cal"],
-                "missing": ["audit trail entries (§21)", "policy gate on reads (§19); the store enforces invalidation policies on writes only"],
+                    "error codes CAL-E001..E031", "safety invariants (§2): read-only facade without delete", "determinism (§17.4)", "text/cal",
+                    "audit entries (§21) through a configured sink"],
+                "missing": ["policy gate on reads (§19); the store enforces invalidation policies on writes only",
+                    "capability tokens (§18); a deployment confines a request to a namespace instead"],
             },
             "extended": {
                 "implemented": ["pipeline (SELECT, ORDER BY, LIMIT, OFFSET, COUNT, FIRST, GROUP BY, SUBJECTS, OBJECTS, HASHES, PROJECT)",

@@ -13,6 +13,7 @@ use oms::ContentAddress;
 use oms::store::Hit;
 use serde_json::{Map, Value as Json};
 
+use crate::audit::{AuditEntry, pseudonym};
 use crate::config::{ExecOptions, InterpConfig, Timing};
 use crate::envelope::{self, Response};
 use crate::facade::ReadFacade;
@@ -217,7 +218,26 @@ impl<F: ReadFacade> Interpreter<F> {
             Timing::Measured => cx.deadline.elapsed_ms(),
             Timing::Fixed(ms) => ms,
         };
-        envelope::respond(&cx, &plan, result, duration)
+        let response = envelope::respond(&cx, &plan, result, duration);
+        self.audit(&cx, &response, plan.tier, duration);
+        response
+    }
+
+    /// Records the execution in the audit trail (§21), when a sink is configured.
+    fn audit(&self, cx: &Ctx<'_>, r: &Response, tier: u8, duration_ms: u64) {
+        let Some(sink) = &self.config.audit else { return };
+        sink.record(&AuditEntry {
+            token_id: None,
+            query_hash: cx.query_hash.clone(),
+            namespace: self.config.namespace.clone(),
+            actor_id: cx.opts.user.as_deref().map(|u| pseudonym(&self.config.audit_key, u)),
+            agent_id: cx.opts.agent_id.clone(),
+            result_count: cx.stats.returned,
+            tier,
+            duration_ms,
+            statement_type: r.statement_type,
+            error: r.error.as_ref().map(|d| d.code.as_str().to_string()),
+        });
     }
 
     /// EXPLAIN of a query that is not written with EXPLAIN (`cal explain`).
@@ -239,7 +259,9 @@ impl<F: ReadFacade> Interpreter<F> {
             Timing::Measured => cx.deadline.elapsed_ms(),
             Timing::Fixed(ms) => ms,
         };
-        envelope::respond(&cx, &explain, Ok(body), duration)
+        let response = envelope::respond(&cx, &explain, Ok(body), duration);
+        self.audit(&cx, &response, 0, duration);
+        response
     }
 }
 

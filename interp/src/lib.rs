@@ -28,6 +28,7 @@
 // the statement, so the size of `Err` is never on a hot path; boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod audit;
 mod collate;
 mod compose;
 mod config;
@@ -45,6 +46,7 @@ pub mod text;
 pub mod timeexpr;
 mod values;
 
+pub use audit::{AuditEntry, AuditSink, JsonLinesAudit, MemoryAudit};
 pub use config::{ExecOptions, InterpConfig, Timing};
 pub use describe::capabilities;
 pub use engine::Interpreter;

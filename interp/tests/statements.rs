@@ -268,3 +268,24 @@ fn timeout_is_enforced() {
     let r = i.execute(&cal_parser::parse_query("RECALL beliefs").into_result().unwrap(), &opts());
     assert_eq!(r.error.map(|d| d.code.as_str()), Some("CAL-E031"));
 }
+
+#[test]
+fn every_execution_is_audited() {
+    let f = fixture();
+    let sink = std::sync::Arc::new(cal_interp::MemoryAudit::default());
+    let config = cal_interp::InterpConfig { audit: Some(sink.clone()), audit_key: b"k".to_vec(), ..Default::default() };
+    let i = cal_interp::Interpreter::new(cal_interp::OmsFacade::new(f.store.clone()), config);
+    let mut o = opts();
+    o.agent_id = Some("agent-7".into());
+    let run = |q: &str| i.execute(&cal_parser::parse_query(q).into_result().unwrap(), &o);
+    let r = run(r#"RECALL beliefs ABOUT "bob""#);
+    run(r#"ADD belief SET subject = "a" SET relation = "b" SET object = "c" REASON "r""#);
+    let e = sink.entries();
+    assert_eq!(e.len(), 2);
+    assert_eq!(e[0].query_hash, r.json["_cal"]["query_hash"].as_str().unwrap());
+    assert_eq!((e[0].tier, e[0].result_count, e[0].error.clone()), (0, 2, None));
+    assert_eq!(e[0].actor_id.as_deref(), Some(cal_interp::audit::pseudonym(b"k", "alice").as_str()));
+    assert_ne!(e[0].actor_id.as_deref(), Some("alice"), "pseudonymized");
+    assert_eq!(e[0].agent_id.as_deref(), Some("agent-7"));
+    assert_eq!((e[1].tier, e[1].error.as_deref()), (1, Some("CAL-E044")));
+}

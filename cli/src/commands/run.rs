@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use cal_checker::Params;
 use cal_grammar::Diagnostic;
-use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade, Response, Timing, demo};
+use cal_interp::{ExecOptions, InterpConfig, Interpreter, JsonLinesAudit, OmsFacade, Response, Timing, demo};
 use cal_parser::ast::Document;
 use oms::store::Store;
 
@@ -51,6 +51,13 @@ pub struct SessionArgs {
     /// Report `duration_ms` as 0, so that repeated runs print identical bytes (§17.4).
     #[arg(long)]
     pub no_timing: bool,
+    /// Append one audit entry per query (§21) to FILE as JSON lines; user ids are pseudonymized
+    /// with HMAC-SHA256 under the key in the environment variable CAL_AUDIT_KEY.
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<PathBuf>,
+    /// The agent that generated the queries, recorded in audit entries.
+    #[arg(long, value_name = "ID")]
+    pub agent: Option<String>,
 }
 
 /// Arguments of `cal run`.
@@ -119,8 +126,18 @@ impl Session {
             params: params.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
             timing: if args.no_timing { Timing::Fixed(0) } else { Timing::Measured },
             cursor: None,
+            agent_id: args.agent.clone(),
         };
-        let config = InterpConfig { namespace: args.namespace.clone(), ..InterpConfig::default() };
+        let mut config = InterpConfig { namespace: args.namespace.clone(), ..InterpConfig::default() };
+        if let Some(path) = &args.audit {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open the audit file {}: {e}", path.display()))?;
+            config.audit = Some(Arc::new(JsonLinesAudit::new(file)));
+            config.audit_key = std::env::var("CAL_AUDIT_KEY").unwrap_or_default().into_bytes();
+        }
         let label = if demo_memory {
             "demo".to_string()
         } else {

@@ -1,0 +1,144 @@
+//! The audit trail (§21): every execution produces one entry — Tier 0 with
+//! the query hash, namespace, pseudonymized actor, result count, tier and
+//! duration; Tier 1 refusals too. Entries go to an [`AuditSink`] configured on
+//! the interpreter: in memory for tests, JSON lines in a file for `cal run
+//! --audit FILE`.
+
+use std::io::Write;
+use std::sync::Mutex;
+
+use serde_json::{Value as Json, json};
+use sha2::{Digest, Sha256};
+
+/// One audit entry (§21, Tier 0 table; `statement_type` and `error` added).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    /// Capability token correlation; `None` here (this implementation issues no tokens).
+    pub token_id: Option<String>,
+    /// SHA-256 of the normalized CAL string (the envelope's `query_hash`).
+    pub query_hash: String,
+    /// The token's namespace, when the request was confined to one.
+    pub namespace: Option<String>,
+    /// HMAC-SHA256 of the user id under the deployment's audit key.
+    pub actor_id: Option<String>,
+    /// Which agent (LLM) generated the query, when known.
+    pub agent_id: Option<String>,
+    /// Grains returned.
+    pub result_count: u64,
+    /// 0 for reads, 1 for evolve statements (refused here).
+    pub tier: u8,
+    /// Execution time.
+    pub duration_ms: u64,
+    /// The statement (`recall`, `add`, …).
+    pub statement_type: &'static str,
+    /// The error code, when the statement failed.
+    pub error: Option<String>,
+}
+
+impl AuditEntry {
+    /// The entry as JSON, keys in the §21 order.
+    pub fn to_json(&self) -> Json {
+        json!({
+            "token_id": self.token_id,
+            "query_hash": self.query_hash,
+            "namespace": self.namespace,
+            "actor_id": self.actor_id,
+            "agent_id": self.agent_id,
+            "result_count": self.result_count,
+            "tier": self.tier,
+            "duration_ms": self.duration_ms,
+            "statement_type": self.statement_type,
+            "error": self.error,
+        })
+    }
+}
+
+/// Where audit entries go. Recording must not fail the request: a sink that
+/// cannot write reports it its own way.
+pub trait AuditSink: Send + Sync + std::fmt::Debug {
+    /// Records one entry.
+    fn record(&self, entry: &AuditEntry);
+}
+
+/// Keeps entries in memory (tests, embedding applications).
+#[derive(Debug, Default)]
+pub struct MemoryAudit {
+    entries: Mutex<Vec<AuditEntry>>,
+}
+
+impl MemoryAudit {
+    /// The entries so far.
+    pub fn entries(&self) -> Vec<AuditEntry> {
+        self.entries.lock().map(|e| e.clone()).unwrap_or_default()
+    }
+}
+
+impl AuditSink for MemoryAudit {
+    fn record(&self, entry: &AuditEntry) {
+        if let Ok(mut e) = self.entries.lock() {
+            e.push(entry.clone());
+        }
+    }
+}
+
+/// Appends entries as JSON lines to a writer (a file for `cal run --audit`).
+#[derive(Debug)]
+pub struct JsonLinesAudit<W: Write + Send + std::fmt::Debug> {
+    out: Mutex<W>,
+}
+
+impl<W: Write + Send + std::fmt::Debug> JsonLinesAudit<W> {
+    /// A sink writing to `out`.
+    pub fn new(out: W) -> Self {
+        JsonLinesAudit { out: Mutex::new(out) }
+    }
+}
+
+impl<W: Write + Send + std::fmt::Debug> AuditSink for JsonLinesAudit<W> {
+    fn record(&self, entry: &AuditEntry) {
+        if let Ok(mut out) = self.out.lock() {
+            if writeln!(out, "{}", entry.to_json()).and_then(|()| out.flush()).is_err() {
+                eprintln!("warning: the audit entry for {} could not be written", entry.query_hash);
+            }
+        }
+    }
+}
+
+/// HMAC-SHA256 (RFC 2104) of `message` under `key`, as lowercase hex: the
+/// pseudonymized `actor_id` of §21.
+pub fn pseudonym(key: &[u8], message: &str) -> String {
+    const BLOCK: usize = 64;
+    let mut k = [0u8; BLOCK];
+    if key.len() > BLOCK {
+        k[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        k[..key.len()].copy_from_slice(key);
+    }
+    let pad = |byte: u8| k.iter().map(|b| b ^ byte).collect::<Vec<u8>>();
+    let inner = Sha256::new().chain_update(pad(0x36)).chain_update(message.as_bytes()).finalize();
+    let outer = Sha256::new().chain_update(pad(0x5c)).chain_update(inner).finalize();
+    oms::address::hex(&outer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hmac_matches_rfc_4231_test_case_2() {
+        assert_eq!(
+            pseudonym(b"Jefe", "what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    #[test]
+    fn long_keys_are_hashed_first() {
+        // RFC 4231 test case 6: a 131-byte key.
+        let key = [0xaau8; 131];
+        assert_eq!(
+            pseudonym(&key, "Test Using Larger Than Block-Size Key - Hash Key First"),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        );
+    }
+}
