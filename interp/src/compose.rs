@@ -1,15 +1,17 @@
 //! Statements made of other statements: BATCH (§8.7, one result slot per
 //! entry), COALESCE (§8.13, left to right with short-circuit) and ASSEMBLE
-//! (§8.2: for now its sources are resolved, deduplicated across sources by
-//! priority, and returned as JSON; budgets and formatting come later).
+//! (§8.2: sources resolved, deduplicated across sources by priority, then
+//! budgeted, formatted and counted by cal-render, see [`crate::content`]).
 
 use std::collections::HashSet;
 
 use cal_grammar::{Code, Diagnostic};
-use cal_parser::ast::Batch;
+use cal_parser::ast::{Assemble, Batch, FormatKind};
 use cal_planner::{AssemblePlan, Node, RecallPlan, SourcePlan};
+use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport, TemplateDef};
 use serde_json::{Map, Value as Json, json};
 
+use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
 use crate::engine::{Bound, Ctx, Row, bug, run_statement};
 use crate::envelope::diagnostic_json;
 use crate::fields;
@@ -77,9 +79,9 @@ enum Resolved {
     Failed(Diagnostic),
 }
 
-/// ASSEMBLE, phases 1–2 of §8.2: resolve every source, then `dedup(field)`
-/// keeping the copy from the highest-priority source.
-pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan) -> Result<Map<String, Json>, Diagnostic> {
+/// ASSEMBLE (§8.2): resolve every source, `dedup(field)` keeping the copy from the
+/// highest-priority source, then budget, format and count ([`render_assembly`]).
+pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Map<String, Json>, Diagnostic> {
     let mut resolved: Vec<(String, Resolved)> = Vec::new();
     for (label, s) in &a.sources {
         let r = match s {
@@ -115,18 +117,22 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan) -> Result<Map<String, Json>,
             }
         }
     }
+    let (formatted, reports) = render_assembly(cx, a, ast, &resolved)?;
     let mut sources = Vec::new();
     for (label, r) in resolved {
         let rank = a.priority.iter().position(|l| *l == label).map_or(0, |p| p + 1);
         let weight = a.weights.get(rank.saturating_sub(1)).copied();
+        let report = reports.iter().find(|r| r.label == label);
         let mut s = Map::new();
         s.insert("label".into(), label.into());
         s.insert("priority".into(), rank.into());
         s.insert("weight".into(), weight.map_or(Json::Null, |w| json!(w)));
         match r {
             Resolved::Rows(rows, total) => {
-                s.insert("results".into(), Json::Array(recall::rows_json(cx, &rows, &Shaping::default())));
+                let included = report.map_or(0, |r| r.grains).min(rows.len());
+                s.insert("results".into(), Json::Array(recall::rows_json(cx, &rows[..included], &Shaping::default())));
                 s.insert("total".into(), total.into());
+                s.insert("candidates".into(), rows.len().into());
             }
             Resolved::Values(vs) => {
                 s.insert("values".into(), json!(vs));
@@ -136,20 +142,84 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan) -> Result<Map<String, Json>,
                 s.insert("error".into(), diagnostic_json(&d));
             }
         }
+        s.insert("allocated".into(), report.map_or(0, |r| r.allocated).into());
+        s.insert("tokens_used".into(), report.map_or(0, |r| r.tokens_used).into());
+        s.insert("truncated".into(), report.is_some_and(|r| r.truncated).into());
         sources.push(Json::Object(s));
     }
+    cx.stats.tokens = formatted.get("tokens").and_then(Json::as_u64).unwrap_or(0);
     let mut m = Map::new();
     m.insert("name".into(), a.name.clone().map_or(Json::Null, Json::String));
     m.insert("intent".into(), a.intent.clone().map_or(Json::Null, Json::String));
     m.insert("budget".into(), json!({ "amount": a.budget.0, "unit": a.budget.1.as_str() }));
     m.insert("priority".into(), json!(a.priority));
     m.insert("sources".into(), Json::Array(sources));
-    m.insert(
-        "content".into(),
-        Json::String(
-            "not rendered: ASSEMBLE budget allocation and FORMAT come in a later version; sources are listed above"
-                .into(),
-        ),
-    );
+    m.insert("formatted_context".into(), Json::Object(formatted));
     Ok(m)
+}
+
+/// ASSEMBLE phases 3–5 (§8.2) by cal-render: the sources that returned grains, in PRIORITY
+/// order, are allocated the budget, formatted (FORMAT, default markdown) and counted. Sources
+/// that failed or returned values take no share, so their budget goes to the others.
+/// Returns `formatted_context` (`text`, `format`, `tokens`) and the per-source reports.
+fn render_assembly(
+    cx: &mut Ctx<'_>,
+    a: &AssemblePlan,
+    ast: &Assemble,
+    resolved: &[(String, Resolved)],
+) -> Result<(Map<String, Json>, Vec<SourceReport>), Diagnostic> {
+    let (output, format) = match ast.format.as_ref().map(|f| (&f.kind, f.span)) {
+        None => (Output::Format(ASSEMBLE_DEFAULT_FORMAT), ASSEMBLE_DEFAULT_FORMAT.as_str().to_string()),
+        Some((FormatKind::Named(f), _)) => (Output::Format(*f), f.resolve().as_str().to_string()),
+        Some((FormatKind::Inline(body), _)) => {
+            let sections = body.sections.iter().map(|s| (s.kind, s.text.clone())).collect();
+            (Output::Template(TemplateDef { extends: None, sections }), "template".to_string())
+        }
+        Some((FormatKind::Template(name), span)) => {
+            return Err(Diagnostic::new(Code::E085, span, format!("No template named `{}`.", name.name))
+                .with_suggestion(
+                    "Define it first with DEFINE TEMPLATE, or write the template inline: FORMAT TEMPLATE { … }.",
+                ));
+        }
+    };
+    let amount = usize::try_from(a.budget.0).unwrap_or(usize::MAX);
+    let budget = match a.budget.1 {
+        cal_grammar::BudgetUnit::Tokens => Budget::new(amount, BudgetUnit::Tokens),
+        cal_grammar::BudgetUnit::Grains => Budget::new(amount, BudgetUnit::Grains),
+    };
+    let budget_tokens = match budget.unit {
+        BudgetUnit::Tokens => budget.amount,
+        BudgetUnit::Grains => BudgetUnit::Tokens.default_amount(),
+    };
+    let projection = content::projection_options(cx, ast.with.as_ref(), budget_tokens, None, None);
+    let sources: Vec<SourceInput> = a
+        .priority
+        .iter()
+        .filter_map(|label| match resolved.iter().find(|(l, _)| l == label) {
+            Some((_, Resolved::Rows(rows, _))) => {
+                Some(SourceInput { label: label.clone(), grains: rows.iter().map(content::grain_input).collect() })
+            }
+            _ => None,
+        })
+        .collect();
+    let req = AssembleRequest {
+        name: a.name.clone().unwrap_or_else(|| "context".to_string()),
+        intent: a.intent.clone(),
+        sources,
+        budget,
+        output,
+        projection,
+    };
+    let out = cal_render::assemble(&req);
+    if budget.unit == BudgetUnit::Tokens && out.tokens > budget.amount {
+        cx.stats.note(format!(
+            "BUDGET {} tokens is smaller than the {format} output's empty envelope ({} tokens): no grain fits",
+            budget.amount, out.tokens
+        ));
+    }
+    let mut f = Map::new();
+    f.insert("text".into(), out.text.into());
+    f.insert("format".into(), format.into());
+    f.insert("tokens".into(), out.tokens.into());
+    Ok((f, out.sources))
 }

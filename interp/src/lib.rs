@@ -32,6 +32,7 @@ pub mod audit;
 mod collate;
 mod compose;
 mod config;
+mod content;
 pub mod demo;
 mod describe;
 mod engine;

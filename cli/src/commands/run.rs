@@ -168,6 +168,12 @@ impl Session {
     }
 }
 
+/// The formatted content of a response, what a person wants to see: ASSEMBLE's
+/// `formatted_context.text` or RECALL `AS fmt`'s `formatted` (§10.9.8).
+fn formatted_text(j: &serde_json::Value) -> Option<&str> {
+    j.get("formatted_context").and_then(|f| f.get("text")).or_else(|| j.get("formatted")).and_then(|t| t.as_str())
+}
+
 /// Prints responses; returns whether any failed. Runtime errors are also shown as code frames.
 pub fn print(name: &str, source: &str, responses: &[Response], format: OutputFormat) -> bool {
     let failed = responses.iter().any(Response::is_error);
@@ -182,7 +188,11 @@ pub fn print(name: &str, source: &str, responses: &[Response], format: OutputFor
         }
         OutputFormat::Text => {
             for r in responses {
-                print!("{}", cal_interp::text::render(r));
+                match formatted_text(&r.json) {
+                    Some(t) if t.ends_with('\n') => print!("{t}"),
+                    Some(t) => println!("{t}"),
+                    None => print!("{}", cal_interp::text::render(r)),
+                }
             }
         }
     }

@@ -336,5 +336,16 @@ pub fn body(cx: &mut Ctx<'_>, plan: &RecallPlan, top: bool) -> Result<Map<String
         _ => 0,
     };
     let out = run(cx, plan, skip)?;
-    Ok(out_json(cx, out, skip, top))
+    let Some(f) = plan.recall().as_format else { return Ok(out_json(cx, out, skip, top)) };
+    let rows: Vec<Row> = match &out.flow {
+        Flow::Rows(rows) => rows.clone(),
+        Flow::Groups(_, gs) => gs.iter().flat_map(|(_, r)| r.iter().cloned()).collect(),
+        Flow::Values(..) | Flow::Count(_) => return Ok(out_json(cx, out, skip, top)),
+    };
+    let project = out.shaping.project.clone();
+    let mut m = out_json(cx, out, skip, top);
+    let limit = plan.limit.applied.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
+    let with = plan.recall().with.as_ref();
+    m.extend(crate::content::recall_formatted(cx, &rows, f.format, with, limit, project.as_deref()));
+    Ok(m)
 }

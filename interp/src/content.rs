@@ -1,0 +1,77 @@
+//! The bridge to `cal-render`, CAL's content layer (§10, §14.2–14.4): turns
+//! retrieved rows into [`GrainInput`]s and a query's WITH options and PROJECT
+//! into [`ProjectionOptions`], then formats a RECALL (`AS fmt`, the response's
+//! `formatted`, §10.9.8) or an ASSEMBLE (`FORMAT …`, the response's
+//! `formatted_context`). Token counts are cal-render's exact o200k_base counts.
+
+use cal_grammar::FormatName;
+use cal_grammar::limits::DEFAULT_BUDGET_TOKENS;
+use cal_parser::ast::{ProjectSpec, WithClause, WithKind};
+use cal_render::{Disclosure, GrainInput, Project, ProjectionOptions};
+use serde_json::{Map, Value as Json};
+
+use crate::engine::{Ctx, Row};
+
+/// The format an ASSEMBLE without FORMAT renders in: markdown, "default for ASSEMBLE" (§10.1).
+pub const ASSEMBLE_DEFAULT_FORMAT: FormatName = FormatName::Markdown;
+
+/// A retrieved row as cal-render's input: full OMS field names, score and `sha256:` address.
+pub fn grain_input(row: &Row) -> GrainInput {
+    GrainInput::new(row.hit.grain().to_json(), row.hit.score, format!("sha256:{}", row.hit.address.to_hex()))
+}
+
+/// `PROJECT content(…), attr(…)` as cal-render takes it (field names as written).
+pub fn project_of(specs: &[ProjectSpec]) -> Project {
+    let mut p = Project::default();
+    for s in specs {
+        let names = s.fields.iter().map(|f| f.name.clone());
+        if s.is_attr {
+            p.attrs.extend(names);
+        } else {
+            p.content.extend(names);
+        }
+    }
+    p
+}
+
+/// Projection options from WITH: `progressive_disclosure(level)` picks the level,
+/// `progressive_disclosure` alone lets the budget (and LIMIT) pick it (§14.3), no option means
+/// standard; `iso_timestamps` opts out of relative times (§10.3.4). The clock is the request's.
+pub fn projection_options(
+    cx: &Ctx<'_>,
+    with: Option<&WithClause>,
+    budget_tokens: usize,
+    limit: Option<usize>,
+    project: Option<&[ProjectSpec]>,
+) -> ProjectionOptions {
+    let mut o = ProjectionOptions { now_ms: cx.opts.now_ms, ..ProjectionOptions::default() };
+    for opt in with.map(|w| w.options.as_slice()).unwrap_or_default() {
+        match &opt.kind {
+            WithKind::IsoTimestamps => o.iso_timestamps = true,
+            WithKind::ProgressiveDisclosure(Some((level, _))) => o.disclosure = Disclosure::from_level(*level),
+            WithKind::ProgressiveDisclosure(None) => o.disclosure = Disclosure::for_budget(budget_tokens, limit),
+            _ => {}
+        }
+    }
+    o.project = project.map(project_of);
+    o
+}
+
+/// RECALL `AS fmt`: the rendered text as `formatted` with its `format`, and its exact tokens.
+pub fn recall_formatted(
+    cx: &mut Ctx<'_>,
+    rows: &[Row],
+    format: FormatName,
+    with: Option<&WithClause>,
+    limit: Option<usize>,
+    project: Option<&[ProjectSpec]>,
+) -> Map<String, Json> {
+    let opts = projection_options(cx, with, DEFAULT_BUDGET_TOKENS, limit, project);
+    let grains: Vec<GrainInput> = rows.iter().map(grain_input).collect();
+    let (text, tokens) = cal_render::render_recall(&grains, format, &opts);
+    cx.stats.tokens = tokens as u64;
+    let mut m = Map::new();
+    m.insert("formatted".into(), text.into());
+    m.insert("format".into(), format.resolve().as_str().into());
+    m
+}
