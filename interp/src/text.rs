@@ -1,6 +1,7 @@
 //! A plain-text view of responses for people at a terminal (`cal run
-//! --format text`, `cal repl`). It is not one of CAL's output formats (§10),
-//! which come with the ASSEMBLE work: it shows one line per grain with its
+//! --format text`, `cal repl`) of responses without formatted content (`cal
+//! run` prints `formatted_context.text` / `formatted` when there is one). It is
+//! not one of CAL's output formats (§10, cal-render): it shows one line per grain with its
 //! type, projected content (§10.3.2), score and a short address, and the
 //! envelope's counts in a footer.
 
