@@ -118,6 +118,7 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
         }
     }
     let (formatted, reports) = render_assembly(cx, a, ast, &resolved)?;
+    let tokens_before = cx.stats.tokens;
     let mut sources = Vec::new();
     for (label, r) in resolved {
         let rank = a.priority.iter().position(|l| *l == label).map_or(0, |p| p + 1);
@@ -147,7 +148,7 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
         s.insert("truncated".into(), report.is_some_and(|r| r.truncated).into());
         sources.push(Json::Object(s));
     }
-    cx.stats.tokens = formatted.get("tokens").and_then(Json::as_u64).unwrap_or(0);
+    cx.stats.tokens = tokens_before + formatted.get("tokens").and_then(Json::as_u64).unwrap_or(0);
     let mut m = Map::new();
     m.insert("name".into(), a.name.clone().map_or(Json::Null, Json::String));
     m.insert("intent".into(), a.intent.clone().map_or(Json::Null, Json::String));

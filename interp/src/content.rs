@@ -57,7 +57,8 @@ pub fn projection_options(
     o
 }
 
-/// RECALL `AS fmt`: the rendered text as `formatted` with its `format`, and its exact tokens.
+/// RECALL `AS fmt`: the rendered text as `formatted` with its `format`; its exact tokens are
+/// added to the envelope's `tokens_used`.
 pub fn recall_formatted(
     cx: &mut Ctx<'_>,
     rows: &[Row],
@@ -69,7 +70,7 @@ pub fn recall_formatted(
     let opts = projection_options(cx, with, DEFAULT_BUDGET_TOKENS, limit, project);
     let grains: Vec<GrainInput> = rows.iter().map(grain_input).collect();
     let (text, tokens) = cal_render::render_recall(&grains, format, &opts);
-    cx.stats.tokens = tokens as u64;
+    cx.stats.tokens += tokens as u64;
     let mut m = Map::new();
     m.insert("formatted".into(), text.into());
     m.insert("format".into(), format.resolve().as_str().into());

@@ -134,3 +134,15 @@ fn formatting_is_deterministic() {
         assert_eq!(a, b, "{q}");
     }
 }
+
+#[test]
+fn batch_adds_exact_tokens_of_formatted_entries() {
+    let f = fixture();
+    let r = f.run(
+        r#"BATCH { a: RECALL beliefs ABOUT "alice" | LIMIT 2 AS toon, b: RECALL beliefs ABOUT "bob" | LIMIT 2 AS sml }"#,
+    );
+    let a = r["results"]["a"]["formatted"].as_str().unwrap();
+    let b = r["results"]["b"]["formatted"].as_str().unwrap();
+    let n = cal_render::tokens::count(a) + cal_render::tokens::count(b);
+    assert_eq!(r["_cal"]["budget"]["tokens_used"], n, "{r}");
+}

@@ -343,7 +343,9 @@ pub fn body(cx: &mut Ctx<'_>, plan: &RecallPlan, top: bool) -> Result<Map<String
         Flow::Values(..) | Flow::Count(_) => return Ok(out_json(cx, out, skip, top)),
     };
     let project = out.shaping.project.clone();
+    let before = cx.stats.tokens;
     let mut m = out_json(cx, out, skip, top);
+    cx.stats.tokens = before;
     let limit = plan.limit.applied.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let with = plan.recall().with.as_ref();
     m.extend(crate::content::recall_formatted(cx, &rows, f.format, with, limit, project.as_deref()));
