@@ -28,8 +28,17 @@ pub fn check_length(text: &str, span: Span) -> Option<Diagnostic> {
             format!("The query is {len} bytes long; the maximum is {} bytes.", limits::MAX_QUERY_BYTES),
         )
         .with_suggestion("Split the query, or move repeated values into parameters or LET bindings.")
-        .with_example(format!("{}…", text.get(span.range()).map_or("", |t| &t[..t.len().min(40)])))
+        .with_example(format!("{}…", text.get(span.range()).map_or("", |t| prefix(t, 40))))
     })
+}
+
+/// The longest prefix of `t` of at most `max` bytes that ends on a character boundary.
+fn prefix(t: &str, max: usize) -> &str {
+    let mut end = t.len().min(max);
+    while !t.is_char_boundary(end) {
+        end -= 1;
+    }
+    &t[..end]
 }
 
 /// The bidi override and isolate characters CAL rejects (§16.3).
@@ -87,6 +96,15 @@ mod tests {
         assert!(check_length(&at, Span::new(0, at.len())).is_none());
         let over = "a".repeat(limits::MAX_QUERY_BYTES + 1);
         assert_eq!(check_length(&over, Span::new(0, over.len())).unwrap().code, Code::E001);
+    }
+
+    /// Found by the `parse_bytes` fuzz target: the E001 example cut the query at byte 40,
+    /// inside a multi-byte character, and panicked.
+    #[test]
+    fn length_example_cuts_on_a_character_boundary() {
+        let over = format!("{}§{}", "a".repeat(39), "b".repeat(limits::MAX_QUERY_BYTES));
+        let d = check_length(&over, Span::new(0, over.len())).unwrap();
+        assert_eq!(d.example.as_deref(), Some(format!("{}…", "a".repeat(39)).as_str()));
     }
 
     #[test]
