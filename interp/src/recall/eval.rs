@@ -14,18 +14,8 @@ use super::compile::{Post, RtTest};
 use crate::fields;
 use crate::values::Lit;
 
-/// Orders two values as the store does; `None` for kinds that only compare for equality.
-pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
-    match (a, b) {
-        (Value::Str(x), Value::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
-        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
-        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
-        _ => match (a.as_f64(), b.as_f64()) {
-            (Some(x), Some(y)) => x.partial_cmp(&y),
-            _ => (a == b).then_some(Ordering::Equal),
-        },
-    }
-}
+/// Orders two values as the store does (one definition, the store's).
+pub use oms::store::query::compare;
 
 fn holds(op: Comparator, o: Option<Ordering>) -> bool {
     match (op, o) {

@@ -192,7 +192,10 @@ pub(crate) fn field_value(r: &Record, field: &str) -> Option<Value> {
 }
 
 /// Orders two values of comparable kinds; `None` for incomparable kinds.
-pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+///
+/// Public so that a query language over the store (CAL's ORDER BY and post-filters)
+/// orders values exactly as the store's own filters and sorts do.
+pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
