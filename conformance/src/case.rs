@@ -1,0 +1,353 @@
+//! The case model: one conformance case as the runner sees it, after the
+//! case file has passed the JSON Schema (`schema/case-file.schema.json`).
+//!
+//! The model mirrors the shared case format documented in
+//! `docs/conformance.md`; fields the schema makes optional are `Option`s or
+//! empty collections here.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::path::PathBuf;
+
+/// A conformance level of CAL §24. Levels are cumulative, so the order matters:
+/// `Core < Extended < Evolve < Full`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Level 1 (MUST): RECALL, EXISTS, parameters, hashes, E001–E031, text/cal.
+    Core,
+    /// Level 2 (SHOULD): pipelines, set operators, ASSEMBLE, JSON wire format, …
+    Extended,
+    /// Level 3 (MAY): ADD, SUPERSEDE, REVERT, E040–E052.
+    Evolve,
+    /// Level 4 (MAY): streaming, templates, PROJECT, DESCRIBE grammar.
+    Full,
+}
+
+impl Level {
+    /// Every level, lowest first.
+    pub const ALL: [Level; 4] = [Level::Core, Level::Extended, Level::Evolve, Level::Full];
+
+    /// The spelling used in case files, reports and the protocol.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Core => "core",
+            Level::Extended => "extended",
+            Level::Evolve => "evolve",
+            Level::Full => "full",
+        }
+    }
+
+    /// Parses the spelling used in case files and on the command line.
+    pub fn parse(text: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.as_str().eq_ignore_ascii_case(text))
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The four kinds of case, one per request family of the protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Static front end: lex, parse, check (CAL §22 phases up to check).
+    Parse,
+    /// The dual wire format (CAL §15): text ↔ application/json+cal.
+    Wire,
+    /// A query run against a fixture store (CAL §8, §17.4).
+    Execute,
+    /// OMS grain encoding and decoding (OMS §17, §21).
+    Mg,
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 4] = [Kind::Parse, Kind::Wire, Kind::Execute, Kind::Mg];
+
+    /// The spelling used in case files and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Parse => "parse",
+            Kind::Wire => "wire",
+            Kind::Execute => "execute",
+            Kind::Mg => "mg",
+        }
+    }
+}
+
+/// Case flags: how a case is scored or where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Flag {
+    /// Results may legitimately vary; compared without order or not at all.
+    Nondeterministic,
+    /// The answer depends on the injected clock.
+    NeedsClock,
+    /// SHOULD-level behaviour: scored separately, never gates certification.
+    Should,
+    /// Derived by `generate.rs`, not hand-written.
+    Generated,
+}
+
+/// One conformance case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Stable, corpus-unique id (`parse.recall.where.eq.001`).
+    pub id: String,
+    /// The lowest level at which the behaviour is required.
+    pub level: Level,
+    /// Feature tags (`recall`, `where`, `E060`, `limit-boundary`, …).
+    pub tags: Vec<String>,
+    /// Spec sections the case pins (`8.2`, `OMS 4.9`).
+    pub sections: Vec<String>,
+    /// Scoring and provenance flags.
+    pub flags: Vec<Flag>,
+    /// One sentence saying what the case shows.
+    pub description: Option<String>,
+    /// Where the case came from, for error messages and reports.
+    pub origin: Origin,
+    /// The kind-specific part.
+    pub body: Body,
+}
+
+impl Case {
+    /// The case's kind.
+    pub fn kind(&self) -> Kind {
+        match self.body {
+            Body::Parse(_) => Kind::Parse,
+            Body::Wire(_) => Kind::Wire,
+            Body::Execute(_) => Kind::Execute,
+            Body::Mg(_) => Kind::Mg,
+        }
+    }
+
+    /// True when the case carries `flag`.
+    pub fn has_flag(&self, flag: Flag) -> bool {
+        self.flags.contains(&flag)
+    }
+
+    /// True for SHOULD-level cases, which are scored but never gate a level.
+    pub fn is_should(&self) -> bool {
+        self.has_flag(Flag::Should)
+    }
+}
+
+/// Where a case is defined: its file and JSON pointer, or the case it was generated from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The case file.
+    pub file: PathBuf,
+    /// JSON pointer of the case inside the file (`/cases/3`).
+    pub pointer: String,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}#{}", self.file.display(), self.pointer)
+    }
+}
+
+/// The kind-specific content of a case.
+#[derive(Debug, Clone)]
+pub enum Body {
+    /// A parse case.
+    Parse(ParseCase),
+    /// A wire-format case.
+    Wire(WireCase),
+    /// An execute case.
+    Execute(ExecuteCase),
+    /// An OMS codec case.
+    Mg(MgCase),
+}
+
+/// Input of a parse case: text, or raw bytes for encoding errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueryInput {
+    /// The CAL text.
+    Text(String),
+    /// Raw bytes (from `query_hex`), e.g. invalid UTF-8.
+    Bytes(Vec<u8>),
+}
+
+impl QueryInput {
+    /// The bytes sent to the implementation.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            QueryInput::Text(t) => t.as_bytes(),
+            QueryInput::Bytes(b) => b,
+        }
+    }
+}
+
+/// A parse case: the static front end accepts or rejects a query.
+#[derive(Debug, Clone)]
+pub struct ParseCase {
+    /// The query.
+    pub query: QueryInput,
+    /// What must happen.
+    pub expect: ParseExpect,
+}
+
+/// The expected outcome of a parse request.
+#[derive(Debug, Clone)]
+pub enum ParseExpect {
+    /// The query is valid.
+    Accept {
+        /// The expected `application/json+cal` form, when pinned.
+        json: Option<Value>,
+        /// The expected canonical text, when pinned.
+        canonical: Option<String>,
+        /// Expected warning codes, when pinned (compared as a set).
+        warnings: Option<Vec<String>>,
+    },
+    /// The query is rejected.
+    Reject {
+        /// The first error's code.
+        code: String,
+        /// The phase that reports it.
+        phase: Phase,
+        /// The error's position (SHOULD-scored, CAL §22.1).
+        position: Option<Position>,
+        /// A substring of the suggestion (SHOULD-scored).
+        suggestion_contains: Option<String>,
+        /// Whether an example correction is present (SHOULD-scored).
+        has_example: Option<bool>,
+    },
+}
+
+/// The front-end phase that reports an error (CAL §22).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Pre-lex checks and tokenizing.
+    Lex,
+    /// Syntax.
+    Parse,
+    /// Static semantics.
+    Check,
+}
+
+impl Phase {
+    /// The spelling used in case files and the protocol.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Lex => "lex",
+            Phase::Parse => "parse",
+            Phase::Check => "check",
+        }
+    }
+}
+
+/// An error position as in the CAL §22.1 error object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    /// Start byte offset (0-based).
+    pub start: u64,
+    /// End byte offset (exclusive).
+    pub end: u64,
+    /// 1-based line, when pinned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// 1-based column in characters, when pinned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub col: Option<u64>,
+}
+
+/// A wire-format case.
+#[derive(Debug, Clone)]
+pub enum WireCase {
+    /// text → JSON; the runner also checks JSON → text gives the canonical form of `query`.
+    TextToJson {
+        /// The CAL text.
+        query: String,
+        /// The expected JSON form.
+        json: Value,
+    },
+    /// JSON → canonical text.
+    JsonToText {
+        /// The JSON form.
+        json: Value,
+        /// The expected canonical text.
+        text: String,
+    },
+    /// JSON the schema rejects.
+    JsonRejected {
+        /// The JSON form.
+        json: Value,
+        /// The expected code (CAL-E002 for schema violations).
+        code: String,
+        /// The JSON pointer of the violation, when pinned.
+        pointer: Option<String>,
+    },
+}
+
+/// An execute case.
+#[derive(Debug, Clone)]
+pub struct ExecuteCase {
+    /// Fixture store name: `conformance/fixtures/<name>.mg`.
+    pub fixture: String,
+    /// The query.
+    pub query: String,
+    /// The injected "now" (RFC 3339 UTC).
+    pub clock: String,
+    /// Parameter bindings.
+    pub params: Map<String, Value>,
+    /// The capability token, when the case needs one.
+    pub capability: Option<String>,
+    /// What the response must show.
+    pub expect: ExecuteExpect,
+}
+
+/// The expected outcome of an execute request.
+#[derive(Debug, Clone, Default)]
+pub struct ExecuteExpect {
+    /// Content addresses (`sha256:<hex>`) of the results.
+    pub results: Option<Vec<String>>,
+    /// Whether `results` is compared in order.
+    pub ordered: bool,
+    /// The expected total.
+    pub total: Option<u64>,
+    /// Expected warning codes (compared as a set).
+    pub warnings: Option<Vec<String>>,
+    /// The expected error code instead of results.
+    pub error: Option<String>,
+    /// Response fields not compared (informational in our comparison).
+    pub ignore: Vec<String>,
+    /// JSON pointer into the response → expected value.
+    pub fields: Map<String, Value>,
+}
+
+/// An OMS codec case.
+#[derive(Debug, Clone)]
+pub enum MgCase {
+    /// Grain → its one canonical blob and address.
+    Encode {
+        /// The grain in OMS JSON form.
+        grain: Value,
+        /// The canonical blob, lowercase hex.
+        hex: String,
+        /// The content address (64 hex).
+        address: String,
+    },
+    /// Blob → the grain it holds.
+    Decode {
+        /// The blob, hex.
+        hex: String,
+        /// The expected grain value.
+        grain: Value,
+        /// The expected address, when pinned.
+        address: Option<String>,
+    },
+    /// Blob → rejected with an `ERR_*` code.
+    Reject {
+        /// The blob, hex.
+        hex: String,
+        /// The expected `ERR_*` code.
+        error: String,
+    },
+}

@@ -1,0 +1,222 @@
+//! The case format as serde reads it, and its conversion to the [`crate::case`]
+//! model. Only used after the JSON Schema accepted the file, so the checks
+//! here are those the schema cannot express (hex decoding).
+
+use crate::case::{
+    Body, Case, ExecuteCase, ExecuteExpect, Flag, Level, MgCase, Origin, ParseCase, ParseExpect, Phase, Position,
+    QueryInput, WireCase,
+};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+#[derive(Deserialize)]
+struct Common {
+    id: String,
+    level: Level,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    sections: Vec<String>,
+    #[serde(default)]
+    flags: Vec<Flag>,
+    description: Option<String>,
+    kind: String,
+}
+
+#[derive(Deserialize)]
+struct RawParse {
+    query: Option<String>,
+    query_hex: Option<String>,
+    expect: RawParseExpect,
+}
+
+#[derive(Deserialize)]
+struct RawParseExpect {
+    accept: bool,
+    json: Option<Value>,
+    canonical: Option<String>,
+    warnings: Option<Vec<String>>,
+    code: Option<String>,
+    phase: Option<Phase>,
+    position: Option<Position>,
+    suggestion_contains: Option<String>,
+    has_example: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct RawWire {
+    query: Option<String>,
+    json: Option<Value>,
+    expect: RawWireExpect,
+}
+
+#[derive(Deserialize)]
+struct RawWireExpect {
+    json: Option<Value>,
+    text: Option<String>,
+    error: Option<RawCodePointer>,
+}
+
+#[derive(Deserialize)]
+struct RawCodePointer {
+    code: String,
+    pointer: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawExecute {
+    fixture: String,
+    query: String,
+    clock: String,
+    #[serde(default)]
+    params: Map<String, Value>,
+    capability: Option<String>,
+    expect: RawExecuteExpect,
+}
+
+#[derive(Deserialize)]
+struct RawExecuteExpect {
+    results: Option<Vec<String>>,
+    #[serde(default)]
+    ordered: bool,
+    total: Option<u64>,
+    warnings: Option<Vec<String>>,
+    error: Option<RawCodePointer>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default)]
+    fields: Map<String, Value>,
+}
+
+#[derive(Deserialize)]
+struct RawMg {
+    grain: Option<Value>,
+    hex: Option<String>,
+    expect: RawMgExpect,
+}
+
+#[derive(Deserialize)]
+struct RawMgExpect {
+    hex: Option<String>,
+    address: Option<String>,
+    grain: Option<Value>,
+    error: Option<String>,
+}
+
+/// Converts one schema-valid case object; the error is a message for the case's pointer.
+pub(crate) fn to_case(value: &Value, origin: Origin) -> Result<Case, String> {
+    let common: Common = de(value)?;
+    let body = match common.kind.as_str() {
+        "parse" => Body::Parse(parse_case(de(value)?)?),
+        "wire" => Body::Wire(wire_case(de(value)?)?),
+        "execute" => Body::Execute(execute_case(de(value)?)),
+        "mg" => Body::Mg(mg_case(de(value)?)?),
+        other => return Err(format!("unknown kind {other:?}")),
+    };
+    Ok(Case {
+        id: common.id,
+        level: common.level,
+        tags: common.tags,
+        sections: common.sections,
+        flags: common.flags,
+        description: common.description,
+        origin,
+        body,
+    })
+}
+
+fn de<T: for<'de> Deserialize<'de>>(value: &Value) -> Result<T, String> {
+    T::deserialize(value).map_err(|e| e.to_string())
+}
+
+fn parse_case(raw: RawParse) -> Result<ParseCase, String> {
+    let query = match (raw.query, raw.query_hex) {
+        (Some(text), None) => QueryInput::Text(text),
+        (None, Some(hex)) => QueryInput::Bytes(decode_hex(&hex).ok_or("query_hex is not valid hex")?),
+        _ => return Err("a parse case has exactly one of `query` and `query_hex`".into()),
+    };
+    let e = raw.expect;
+    let expect = if e.accept {
+        ParseExpect::Accept { json: e.json, canonical: e.canonical, warnings: e.warnings }
+    } else {
+        ParseExpect::Reject {
+            code: e.code.ok_or("a reject expectation needs `code`")?,
+            phase: e.phase.ok_or("a reject expectation needs `phase`")?,
+            position: e.position,
+            suggestion_contains: e.suggestion_contains,
+            has_example: e.has_example,
+        }
+    };
+    Ok(ParseCase { query, expect })
+}
+
+fn wire_case(raw: RawWire) -> Result<WireCase, String> {
+    match (raw.query, raw.json, raw.expect) {
+        (Some(query), None, RawWireExpect { json: Some(json), .. }) => Ok(WireCase::TextToJson { query, json }),
+        (None, Some(json), RawWireExpect { text: Some(text), error: None, .. }) => {
+            Ok(WireCase::JsonToText { json, text })
+        }
+        (None, Some(json), RawWireExpect { error: Some(err), text: None, .. }) => {
+            Ok(WireCase::JsonRejected { json, code: err.code, pointer: err.pointer })
+        }
+        _ => Err("a wire case is query→expect.json, json→expect.text or json→expect.error".into()),
+    }
+}
+
+fn execute_case(raw: RawExecute) -> ExecuteCase {
+    let e = raw.expect;
+    ExecuteCase {
+        fixture: raw.fixture,
+        query: raw.query,
+        clock: raw.clock,
+        params: raw.params,
+        capability: raw.capability,
+        expect: ExecuteExpect {
+            results: e.results,
+            ordered: e.ordered,
+            total: e.total,
+            warnings: e.warnings,
+            error: e.error.map(|c| c.code),
+            ignore: e.ignore,
+            fields: e.fields,
+        },
+    }
+}
+
+fn mg_case(raw: RawMg) -> Result<MgCase, String> {
+    let e = raw.expect;
+    match (raw.grain, raw.hex) {
+        (Some(grain), None) => Ok(MgCase::Encode {
+            grain,
+            hex: e.hex.ok_or("an encode case needs expect.hex")?.to_ascii_lowercase(),
+            address: e.address.ok_or("an encode case needs expect.address")?,
+        }),
+        (None, Some(hex)) => {
+            decode_hex(&hex).ok_or("hex is not valid hex")?;
+            match (e.grain, e.error) {
+                (Some(grain), None) => Ok(MgCase::Decode { hex, grain, address: e.address }),
+                (None, Some(error)) => Ok(MgCase::Reject { hex, error }),
+                _ => Err("a decode case expects exactly one of `grain` and `error`".into()),
+            }
+        }
+        _ => Err("an mg case has exactly one of `grain` and `hex`".into()),
+    }
+}
+
+/// Decodes hex (either case); `None` when malformed.
+pub fn decode_hex(hex: &str) -> Option<Vec<u8>> {
+    if !hex.len().is_multiple_of(2) {
+        return None;
+    }
+    let digit = |b: u8| (b as char).to_digit(16);
+    hex.as_bytes().chunks(2).map(|p| Some((digit(p[0])? * 16 + digit(p[1])?) as u8)).collect()
+}
+
+/// Lowercase hex of bytes.
+pub fn encode_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
