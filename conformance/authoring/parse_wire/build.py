@@ -1,0 +1,183 @@
+"""Builds conformance/cases/{parse,wire}/*.json from areas/*.py.
+
+    python3 conformance/authoring/parse_wire/build.py [area ...]
+
+Runs `target/debug/cal` (build it first: `cargo build -p cal`) to record the
+JSON form and canonical text of accepted queries, compares every case's
+expectation with what our toolchain does, prints each disagreement, and
+writes them to DISAGREEMENTS.md. A case marked `disagree=` is one where the
+spec's answer is kept against our toolchain (the case is expected to fail).
+"""
+
+import importlib
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import caltool  # noqa: E402
+
+CASES_DIR = os.path.join(caltool.ROOT, "conformance", "cases")
+
+
+def build_parse(s, problems):
+    q = s["query"]
+    case = {"id": s["id"], "kind": "parse", "level": s["level"], "tags": s["tags"], "sections": s["sections"]}
+    if s["flags"]:
+        case["flags"] = s["flags"]
+    if s["description"]:
+        case["description"] = s["description"]
+    qbytes = bytes.fromhex(s["query_hex"]) if s.get("query_hex") else q.encode("utf-8")
+    if s.get("query_hex"):
+        case["query_hex"] = s["query_hex"]
+    else:
+        case["query"] = q
+    diags = caltool.check(qbytes)
+    errors = [d for d in diags if d["severity"] == "error"]
+    warns = sorted({d["code"] for d in diags if d["severity"] == "warning"})
+    note = s.get("disagree")
+
+    def problem(msg):
+        problems.append((s["id"], msg, note))
+
+    if s["mode"] == "accept":
+        exp = {"accept": True}
+        if errors:
+            problem(f"toolchain rejects: {[(d['code'], d['message']) for d in errors]}")
+        js = caltool.to_json(q)
+        canon = caltool.fmt(q)
+        if js is not None:
+            exp["json"] = js
+        if canon is not None:
+            exp["canonical"] = canon
+            if caltool.fmt(canon) != canon:
+                problem(f"canonical text is not a fixed point: {canon!r}")
+            if js is not None and caltool.to_json(canon) != js:
+                problem("canonical text gives another JSON")
+        elif not errors:
+            problem("no canonical text")
+        if s["warnings"]:
+            exp["warnings"] = s["warnings"]
+        if warns != s["warnings"]:
+            problem(f"warnings: expected {s['warnings']}, toolchain {warns}")
+    else:
+        code = s["code"]
+        exp = {"accept": False, "code": code, "phase": caltool.phase_of(code)}
+        ours = [d for d in diags if d["code"] == code]
+        pos = None
+        if s["at"] is not None:
+            if s.get("query_hex"):
+                st, en = s["at"]
+                pos = caltool.position_bytes(qbytes, st, en)
+            else:
+                st, en = caltool.locate(q, s["at"], s["occ"])
+                pos = caltool.position(q, st, en)
+        if not ours:
+            problem(f"toolchain does not report {code}: {[(d['code'], d['message']) for d in diags]}")
+        else:
+            if pos is None:
+                pos = ours[0]["position"]
+            elif ours[0]["position"] != pos:
+                problem(f"position: expected {pos}, toolchain {ours[0]['position']} ({ours[0]['message']})")
+            others = [d["code"] for d in errors if d["code"] != code]
+            if others:
+                problem(f"other errors too: {others}")
+            if errors and errors[0]["code"] != code:
+                problem(f"first error is {errors[0]['code']}")
+        if pos is not None:
+            exp["position"] = pos
+        if s["suggestion"] is not None:
+            exp["suggestion_contains"] = s["suggestion"]
+            if ours and s["suggestion"] not in (ours[0].get("suggestion") or ""):
+                problem(f"suggestion lacks {s['suggestion']!r}: {ours[0].get('suggestion')!r}")
+        if s["example"] is not None:
+            exp["has_example"] = s["example"]
+            if ours and bool(ours[0].get("example")) != s["example"]:
+                problem(f"example presence: expected {s['example']}")
+    case["expect"] = exp
+    return case
+
+
+def build_wire(s, problems):
+    case = {"id": s["id"], "kind": "wire", "level": s["level"], "tags": s["tags"], "sections": s["sections"]}
+    if s["description"]:
+        case["description"] = s["description"]
+    note = s.get("disagree")
+
+    def problem(msg):
+        problems.append((s["id"], msg, note))
+
+    if s["mode"] == "t2j":
+        q = s["query"]
+        js = caltool.to_json(q)
+        if js is None:
+            problem("toolchain cannot convert the query")
+            js = {}
+        case["query"] = q
+        case["expect"] = {"json": js}
+        canon = caltool.fmt(q)
+        text, code, _ = caltool.to_text(js)
+        if text != canon:
+            problem(f"JSON->text {text!r} differs from canonical {canon!r} ({code})")
+    elif s["mode"] == "j2t":
+        text, code, pointer = caltool.to_text(s["json"])
+        expected = s["text"] if s["text"] is not None else text
+        if text is None:
+            problem(f"toolchain rejects the JSON: {code} at {pointer}")
+        elif expected != text:
+            problem(f"text: expected {expected!r}, toolchain {text!r}")
+        case["json"] = s["json"]
+        case["expect"] = {"text": expected}
+    else:
+        text, code, pointer = caltool.to_text(s["json"])
+        err = {"code": s["code"]}
+        exp_pointer = s["pointer"]
+        if text is not None:
+            problem(f"toolchain accepts the JSON: {text!r}")
+        else:
+            if code != s["code"]:
+                problem(f"code: expected {s['code']}, toolchain {code}")
+            if exp_pointer is not None and pointer != exp_pointer:
+                problem(f"pointer: expected {exp_pointer}, toolchain {pointer}")
+        if exp_pointer is not None:
+            err["pointer"] = exp_pointer
+        case["json"] = s["json"]
+        case["expect"] = {"error": err}
+    return case
+
+
+def main(selected):
+    names = sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "areas")) if f.endswith(".py") and f != "__init__.py")
+    if selected:
+        names = [n for n in names if n in selected]
+    all_problems = []
+    for name in names:
+        mod = importlib.import_module(f"areas.{name}")
+        for area in mod.AREAS:
+            problems = []
+            cases = []
+            for s in area.specs:
+                cases.append(build_parse(s, problems) if s["kind"] == "parse" else build_wire(s, problems))
+            out = os.path.join(CASES_DIR, area.path)
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            with open(out, "w", encoding="utf-8") as f:
+                json.dump({"description": area.description, "cases": cases}, f, ensure_ascii=False, indent=1)
+                f.write("\n")
+            print(f"{area.path}: {len(cases)} cases, {len(problems)} disagreements")
+            for pid, msg, note in problems:
+                mark = "KEPT" if note else "CHECK"
+                print(f"  [{mark}] {pid}: {msg}" + (f"  -- {note}" if note else ""))
+            all_problems += [(area.path, *p) for p in problems]
+    if not selected:
+        with open(os.path.join(HERE, "DISAGREEMENTS.md"), "w", encoding="utf-8") as f:
+            f.write("# Cases where the spec's answer differs from our toolchain\n\n")
+            f.write("Written by build.py. KEPT: reviewed; the case keeps the spec's answer and fails on our\n")
+            f.write("toolchain until it is fixed. CHECK: not reviewed yet.\n\n")
+            for path, pid, msg, note in all_problems:
+                f.write(f"- [{'KEPT' if note else 'CHECK'}] `{pid}` ({path}): {msg}" + (f" -- {note}" if note else "") + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
