@@ -22,9 +22,39 @@ import caltool  # noqa: E402
 CASES_DIR = os.path.join(caltool.ROOT, "conformance", "cases")
 
 
+KEYWORDS = set("""RECALL ASSEMBLE WHERE AND OR NOT IN BETWEEN LIMIT OFFSET ORDER BY ASC DESC WITH EXPLAIN SCOPE UNION
+INTERSECT EXCEPT SELECT COUNT FIRST GROUP SUBJECTS OBJECTS HASHES PROJECT INCLUDE EXCLUDE IS NULL TRUE FALSE EXISTS
+HISTORY DESCRIBE BATCH COALESCE ABOUT RECENT SINCE LIKE MY CONTRADICTIONS AS FOR FROM BUDGET PRIORITY FORMAT LET THREAD
+DIFF ADD SUPERSEDE REVERT SET REASON STREAM TEMPLATE DEFINE UNDEFINE EXTENDS HEADER ELEMENT ELEMENT_SUMMARY ELEMENT_OMIT
+SOURCE_BREAK FOOTER PREFERENCE KNOWLEDGE PERMISSION INTERACTION AGENCY LIFECYCLE OBSERVATION CAL OF""".split())
+
+
+def keyword_tags(q):
+    """`kw:<KEYWORD>` for each keyword written in the query (outside strings and comments)."""
+    out, i, n, words = [], 0, len(q), []
+    while i < n:
+        if q.startswith("--", i):
+            j = q.find("\n", i)
+            i = n if j < 0 else j
+        elif q[i] == '"':
+            j = i + 1
+            while j < n and q[j] != '"':
+                j += 2 if q[j] == "\\" else 1
+            i = j + 1
+        else:
+            out.append(q[i])
+            i += 1
+    import re
+    for w in re.findall(r"[A-Za-z_]+", "".join(out)):
+        if w.upper() in KEYWORDS and (w.isupper() or w in ("true", "false")):
+            words.append("kw:" + w.upper())
+    return words
+
+
 def build_parse(s, problems):
     q = s["query"]
-    case = {"id": s["id"], "kind": "parse", "level": s["level"], "tags": s["tags"], "sections": s["sections"]}
+    tags = sorted(set(s["tags"]) | (set(keyword_tags(q)) if not s.get("query_hex") else set()))
+    case = {"id": s["id"], "kind": "parse", "level": s["level"], "tags": tags, "sections": s["sections"]}
     if s["flags"]:
         case["flags"] = s["flags"]
     if s["description"]:
