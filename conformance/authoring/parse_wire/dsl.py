@@ -38,10 +38,11 @@ class Area:
         }
 
     def acc(self, prefix, query, *, level=None, tags=(), sections=(), warnings=(), flags=(), desc=None,
-            disagree=None):
+            disagree=None, canonical=True):
         """An accepted query; JSON and canonical text are recorded from the toolchain."""
         s = self._common(prefix, level, tags, sections, flags, desc)
-        s.update(kind="parse", mode="accept", query=query, warnings=sorted(warnings), disagree=disagree)
+        s.update(kind="parse", mode="accept", query=query, warnings=sorted(warnings), disagree=disagree,
+                 canonical=canonical)
         self.specs.append(s)
         return s
 
@@ -73,3 +74,26 @@ class Area:
         s.update(kind="wire", mode="error", json=obj, code=code, pointer=pointer, disagree=disagree)
         self.specs.append(s)
         return s
+
+
+def level_of(query):
+    """The minimum conformance level (CAL §24) of the features a query uses."""
+    import re
+    words = set(re.findall(r"[A-Za-z_]+", re.sub(r'"(\\.|[^"\\])*"|--[^\n]*', " ", query)))
+    up = {w for w in words if w.isupper()}
+    if up & {"STREAM", "DEFINE", "PROJECT"} or ("DESCRIBE" in up and words & {"templates", "grammar"}) or \
+            re.search(r"FORMAT\s+TEMPLATE", query):
+        return "full"
+    if up & {"ADD", "SUPERSEDE", "REVERT"}:
+        return "evolve"
+    extended = {"ASSEMBLE", "BATCH", "COALESCE", "HISTORY", "EXPLAIN", "DESCRIBE", "LET", "UNION", "INTERSECT",
+                "EXCEPT", "SELECT", "ORDER", "COUNT", "FIRST", "GROUP", "SUBJECTS", "OBJECTS", "HASHES", "SINCE",
+                "LIKE", "MY", "CONTRADICTIONS", "BETWEEN", "THREAD", "WITH", "AS", "IS", "INCLUDE", "EXCLUDE"}
+    type_fields = {"role", "session_id", "parent_message_id", "model_id", "content", "context", "plan", "trigger",
+                   "steps", "tool_name", "action_phase", "is_error", "tool_call_id", "observer_id", "observer_type",
+                   "goal_state", "assigned_agent", "deadline", "depends_on", "reasoning_type", "premises",
+                   "conclusion", "threshold", "agreement_count", "participating_observers", "consent_action",
+                   "purpose", "grantor_did", "grantee_did", "expires_at"}
+    if up & extended or words & type_fields or re.search(r"\b[a-z]+:[a-z_]+\s*(=|!=|IN)", query):
+        return "extended"
+    return "core"
