@@ -21,6 +21,7 @@ class Area:
         self._counters = {}
 
     def _id(self, prefix):
+        assert prefix == prefix.lower(), prefix
         n = self._counters.get(prefix, 0) + 1
         self._counters[prefix] = n
         return f"{prefix}.{n:03d}"
