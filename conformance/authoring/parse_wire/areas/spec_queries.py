@@ -45,6 +45,10 @@ for path in sorted(glob.glob(os.path.join(CORPUS, "ok", "spec_*.cal"))):
         err.rej("parse.spec." + slug, q, code, None, level=level_of(q), sections=sections,
                 desc=f"ruling {ruling}")
         continue
+    if name == "spec_3_1_keywords_case_insensitive.cal":  # "RECALL = recall = Recall": three queries
+        for one in q.split(";\n"):
+            ok.acc("parse.spec." + slug, one, level="core", sections=sections)
+        continue
     diags = caltool.check(q.encode("utf-8"))
     warns = sorted({d["code"] for d in diags if d["severity"] == "warning"})
     ok.acc("parse.spec." + slug, q, level=level_of(q), sections=sections, warnings=warns)
