@@ -176,11 +176,8 @@ fn render_assembly(
             let sections = body.sections.iter().map(|s| (s.kind, s.text.clone())).collect();
             (Output::Template(TemplateDef { extends: None, sections }), "template".to_string())
         }
-        Some((FormatKind::Template(name), span)) => {
-            return Err(Diagnostic::new(Code::E085, span, format!("No template named `{}`.", name.name))
-                .with_suggestion(
-                    "Define it first with DEFINE TEMPLATE, or write the template inline: FORMAT TEMPLATE { … }.",
-                ));
+        Some((FormatKind::Template(name), _)) => {
+            (Output::Template(crate::templates::resolve(cx, name)?), "template".to_string())
         }
     };
     let amount = usize::try_from(a.budget.0).unwrap_or(usize::MAX);
@@ -211,11 +208,12 @@ fn render_assembly(
         output,
         projection,
     };
-    let out = cal_render::assemble(&req);
-    if budget.unit == BudgetUnit::Tokens && out.tokens > budget.amount {
+    let format_span = ast.format.as_ref().map(|f| f.span).unwrap_or_default();
+    let out = cal_render::try_assemble(&req).map_err(|e| crate::templates::render_error(e, format_span))?;
+    if budget.unit == BudgetUnit::Tokens && out.text.is_empty() {
         cx.stats.note(format!(
-            "BUDGET {} tokens is smaller than the {format} output's empty envelope ({} tokens): no grain fits",
-            budget.amount, out.tokens
+            "BUDGET {} tokens is smaller than the {format} output's empty envelope: the formatted text is empty",
+            budget.amount
         ));
     }
     let mut f = Map::new();

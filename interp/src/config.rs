@@ -2,12 +2,14 @@
 //! execution is given (per request): the injected clock, the user, the
 //! parameter bindings.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use cal_grammar::limits::{ASSEMBLE_TIMEOUT_MS, QUERY_TIMEOUT_MS};
 use serde_json::Value as Json;
 
 use crate::audit::AuditSink;
+use cal_render::{TemplateDef, TemplateError, TemplateRegistry};
 
 /// Deployment settings: fixed for the life of an [`crate::Interpreter`].
 #[derive(Debug, Clone)]
@@ -30,6 +32,51 @@ pub struct InterpConfig {
     pub audit: Option<Arc<dyn AuditSink>>,
     /// The key under which user ids are pseudonymized in audit entries (HMAC-SHA256).
     pub audit_key: Vec<u8>,
+    /// DEFINE TEMPLATE registrations, per namespace (§10.6–§10.8). Session state, not memory:
+    /// no grain is written. Cloning the config shares the registry, so interpreters of one
+    /// deployment confined to different namespaces see one store of templates, each only its own.
+    pub templates: Templates,
+    /// Auto-TOON (§10.9.5), opt-in per server: an ASSEMBLE without FORMAT but with a BUDGET whose
+    /// estimated utilization exceeds 85% and whose sources each return one grain type is
+    /// rendered as TOON, with CAL-W005.
+    pub auto_toon: bool,
+}
+
+/// The template registries of a deployment, one per namespace, shared by every clone.
+#[derive(Debug, Clone, Default)]
+pub struct Templates {
+    inner: Arc<Mutex<BTreeMap<String, TemplateRegistry>>>,
+}
+
+impl Templates {
+    /// The registry key of a namespace: the token namespace, or `""` for an unconfined request.
+    fn key(namespace: Option<&str>) -> String {
+        namespace.unwrap_or_default().to_string()
+    }
+
+    /// Registers `def` as `name` in `namespace`: CAL-E088 for a duplicate, CAL-E089 past 50.
+    /// Returns how many templates the namespace holds afterwards.
+    pub fn define(&self, namespace: Option<&str>, name: &str, def: TemplateDef) -> Result<usize, TemplateError> {
+        let mut map = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let reg = map.entry(Self::key(namespace)).or_default();
+        reg.define(name, def)?;
+        Ok(reg.len())
+    }
+
+    /// The template `name` of `namespace`, or CAL-E085 (templates of other namespaces are not seen).
+    pub fn get(&self, namespace: Option<&str>, name: &str) -> Result<TemplateDef, TemplateError> {
+        let map = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        match map.get(&Self::key(namespace)) {
+            Some(reg) => reg.get(name).cloned(),
+            None => TemplateRegistry::default().get(name).cloned(),
+        }
+    }
+
+    /// The names defined in `namespace`, sorted (`DESCRIBE templates`).
+    pub fn names(&self, namespace: Option<&str>) -> Vec<String> {
+        let map = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        map.get(&Self::key(namespace)).map(TemplateRegistry::names).unwrap_or_default()
+    }
 }
 
 impl Default for InterpConfig {
@@ -42,6 +89,8 @@ impl Default for InterpConfig {
             server_name: "cal-interp (reference)".into(),
             audit: None,
             audit_key: Vec::new(),
+            templates: Templates::default(),
+            auto_toon: false,
         }
     }
 }

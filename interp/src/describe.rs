@@ -98,8 +98,10 @@ pub fn capabilities() -> Json {
                 "missing": ["cross-lingual search"],
             },
             "evolve": { "missing": ["ADD, SUPERSEDE and REVERT execution (refused with CAL-E044; EXPLAIN previews them)"] },
-            "full": { "missing": ["STREAM", "DEFINE TEMPLATE and named FORMAT TEMPLATE (CAL-E085)"],
-                "implemented": ["DESCRIBE grammar", "DESCRIBE templates", "inline FORMAT TEMPLATE { … }", "PROJECT in formatted output"] },
+            "full": { "missing": ["STREAM"],
+                "implemented": ["DESCRIBE grammar", "DESCRIBE templates", "inline FORMAT TEMPLATE { … }",
+                    "DEFINE TEMPLATE and FORMAT TEMPLATE name (per namespace, at most 50, session state: no grain is written)",
+                    "PROJECT in formatted output"] },
         },
         "tiers": { "read": true, "evolve": false },
         "cross_lingual_search": false,
@@ -108,8 +110,9 @@ pub fn capabilities() -> Json {
         "search": "BM25 (k1 = 1.2, b = 0.75) over each grain's projected text, Unicode word segmentation, English stemming",
         "locale_sorting": { "locales": collate::SUPPORTED, "method": "root collation primary level (accents and case folded), then code points" },
         "output_formats": ["json", "markdown", "sml", "text", "yaml", "triples", "toon"],
+        "auto_toon_enabled": false,
         "streaming": false,
-        "templates": false,
+        "templates": true,
         "limits": {
             "max_limit": limits::MAX_LIMIT,
             "default_limit": limits::DEFAULT_LIMIT,
@@ -137,7 +140,9 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Map<String, Json>, cal
         }
         DescribeTarget::Fields => m.extend(fields(d.grain_type.map(|g| g.grain_type))),
         DescribeTarget::Capabilities => {
-            m.insert("capabilities".into(), capabilities());
+            let mut caps = capabilities();
+            caps["auto_toon_enabled"] = cx.config.auto_toon.into();
+            m.insert("capabilities".into(), caps);
         }
         DescribeTarget::Server => {
             m.insert(
@@ -157,7 +162,7 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Map<String, Json>, cal
             );
         }
         DescribeTarget::Templates => {
-            m.insert("templates".into(), json!([]));
+            m.insert("templates".into(), json!(crate::templates::names(cx)));
             m.insert("presets".into(), json!(["structured", "readable", "compact", "data"]));
         }
         DescribeTarget::Grammar => {

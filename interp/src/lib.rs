@@ -43,12 +43,13 @@ mod history;
 mod projection;
 mod recall;
 mod setops;
+mod templates;
 pub mod text;
 pub mod timeexpr;
 mod values;
 
 pub use audit::{AuditEntry, AuditSink, JsonLinesAudit, MemoryAudit};
-pub use config::{ExecOptions, InterpConfig, Timing};
+pub use config::{ExecOptions, InterpConfig, Templates, Timing};
 pub use describe::capabilities;
 pub use engine::Interpreter;
 pub use envelope::{CAL_VERSION, Response, diagnostic_json, query_hash};

@@ -254,10 +254,11 @@ fn assemble_resolves_sources_with_priority_dedup() {
 }
 
 #[test]
-fn define_template_registers_nothing_yet() {
+fn define_template_registers_the_template() {
+    // Registration, codes and namespaces are in tests/templates.rs.
     let f = fixture();
     let r = f.run(r#"DEFINE TEMPLATE t ELEMENT { {{grain.content}} }"#);
-    assert_eq!(r["defined"], false);
+    assert_eq!(r["defined"], true);
 }
 
 #[test]

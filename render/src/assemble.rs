@@ -7,7 +7,7 @@ use crate::budget::{Allocation, Budget, BudgetUnit, allocate, weights};
 use crate::formats::{self, Assembly, Doc, Source};
 use crate::grain::GrainInput;
 use crate::project::{Element, ProjectionOptions, project};
-use crate::template::{self, TemplateDef};
+use crate::template::{self, TemplateDef, TemplateError};
 use crate::tokens;
 
 /// One source's retrieved grains, already deduplicated, in rank order.
@@ -58,7 +58,8 @@ pub struct SourceReport {
     pub grains: usize,
     /// Its share of the budget after surplus redistribution, in the budget's unit.
     pub allocated: usize,
-    /// Tokens of its included elements, each counted as the format renders it on its own.
+    /// Tokens of its included elements: each element's marginal cost in the output (its line
+    /// among others, see [`try_assemble`]). The exact total of the text is [`Assembled::tokens`].
     pub tokens_used: usize,
     /// True when candidates were cut for the budget.
     pub truncated: bool,
@@ -77,27 +78,83 @@ pub struct Assembled {
     pub budget: Budget,
 }
 
-fn render_doc(req: &AssembleRequest, a: &Assembly, reports: &[SourceReport]) -> String {
+fn render_doc(req: &AssembleRequest, a: &Assembly, reports: &[SourceReport]) -> Result<String, TemplateError> {
     match &req.output {
-        Output::Format(f) => formats::render(*f, Doc::Assemble(a), &req.projection),
-        Output::Template(t) => template::render_assembly(t, a, reports, &req.projection, req.budget),
+        Output::Format(f) => Ok(formats::render(*f, Doc::Assemble(a), &req.projection)),
+        Output::Template(t) => template::try_render_assembly(t, a, reports, &req.projection, req.budget),
     }
 }
 
+/// What one more element costs in the output, in tokens: the count of a document holding it
+/// twice minus the count of the document holding it once. Headings, table headers and the
+/// envelope cancel out, so the figure is the element's own line(s) with their separator, as
+/// they appear among others: summing these estimates the formatted total closely (the costs of
+/// elements rendered alone, headers included, would overshoot and under-fill the budget).
 fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
+    let two = [e.clone(), e.clone()];
     match &req.output {
-        Output::Format(f) => tokens::count(&formats::render(*f, Doc::Recall(std::slice::from_ref(e)), &req.projection)),
-        Output::Template(_) => {
-            tokens::count(&formats::render(FormatName::Sml, Doc::Recall(std::slice::from_ref(e)), &req.projection))
+        Output::Format(f) => {
+            let count = |els: &[Element]| tokens::count(&formats::render(*f, Doc::Recall(els), &req.projection));
+            count(&two).saturating_sub(count(&two[..1])).max(1)
+        }
+        Output::Template(t) => {
+            let doc = |els: &[Element]| Assembly {
+                name: req.name.clone(),
+                intent: req.intent.clone(),
+                sources: vec![Source { label: String::new(), elements: els.to_vec() }],
+                tokens_used: 0,
+                tokens_total: req.budget.amount,
+            };
+            let count = |els: &[Element]| {
+                let unbounded = Budget::new(BudgetUnit::Tokens.max_amount(), BudgetUnit::Tokens);
+                let text = template::try_render_assembly(t, &doc(els), &[], &req.projection, unbounded);
+                tokens::count(&text.unwrap_or_default())
+            };
+            count(&two).saturating_sub(count(&two[..1])).max(1)
         }
     }
 }
 
-/// Runs budget allocation, formatting and counting. The output never exceeds a token budget:
-/// candidates are chosen by [`allocate`] on per-element costs, and if the exact count of the
-/// formatted text is still over (headings and joins cost a little), the lowest-priority
-/// source's last grain is dropped until it fits.
+/// [`try_assemble`] for callers that treat a malformed template as empty output (a checked
+/// query's templates never are).
 pub fn assemble(req: &AssembleRequest) -> Assembled {
+    try_assemble(req).unwrap_or_else(|_| Assembled {
+        text: String::new(),
+        tokens: 0,
+        sources: req
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SourceReport {
+                label: s.label.clone(),
+                priority: i + 1,
+                candidates: s.grains.len(),
+                grains: 0,
+                allocated: 0,
+                tokens_used: 0,
+                truncated: !s.grains.is_empty(),
+            })
+            .collect(),
+        budget: req.budget,
+    })
+}
+
+/// Runs budget allocation, formatting and counting (§8.2 phases 3–5).
+///
+/// 1. Every candidate is costed by its marginal tokens in the chosen output
+///    ([`element_cost`]; 1 per grain for a `grains` budget) and [`allocate`] splits the budget
+///    left after the empty envelope by the PRIORITY weights, redistributing surplus.
+/// 2. The chosen grains are formatted and the text counted exactly. While it is over a token
+///    budget, the lowest-priority source's last grain is dropped.
+/// 3. While it is under, the next candidate of the highest-priority source that still has one
+///    (and whose estimate fits the slack) is added, kept only if the exact count still fits;
+///    a source whose next candidate does not fit takes no more (ranks are never skipped).
+///
+/// The output never exceeds a token budget: when not even the format's empty envelope fits, the
+/// text is empty (0 tokens) and every source with candidates is truncated. Reported `tokens`
+/// is the exact count of the returned text. Errors only for a malformed template section
+/// (CAL-E091/E093/E094; a checked query never has one).
+pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
     let elements: Vec<Vec<Element>> =
         req.sources.iter().map(|s| s.grains.iter().map(|g| project(g, &req.projection)).collect()).collect();
     let costs: Vec<Vec<usize>> = elements
@@ -114,62 +171,102 @@ pub fn assemble(req: &AssembleRequest) -> Assembled {
         tokens_used: 0,
         tokens_total: req.budget.amount,
     };
-    let total = match req.budget.unit {
-        BudgetUnit::Grains => req.budget.amount,
-        BudgetUnit::Tokens => {
-            let empty = tokens::count(&render_doc(req, &a, &[]));
-            req.budget.amount.saturating_sub(empty)
-        }
+    let token_budget = req.budget.unit == BudgetUnit::Tokens;
+    let total = if token_budget {
+        let empty = tokens::count(&render_doc(req, &a, &[])?);
+        req.budget.amount.saturating_sub(empty)
+    } else {
+        req.budget.amount
     };
     let alloc: Allocation = allocate(total, &costs, &weights(req.sources.len()));
-    for (i, s) in a.sources.iter_mut().enumerate() {
-        s.elements = elements[i].iter().take(alloc.taken[i]).cloned().collect();
-    }
-    let mut cut = vec![false; a.sources.len()];
-    loop {
-        let reports = reports(req, &a, &alloc, &cut);
-        let (text, count) = render_counted(req, &mut a, &reports);
-        let over = req.budget.unit == BudgetUnit::Tokens && count > req.budget.amount;
-        let victim = a.sources.iter().rposition(|s| !s.elements.is_empty());
-        match (over, victim) {
-            (true, Some(v)) => {
-                a.sources[v].elements.pop();
-                cut[v] = true;
+    let mut taken = alloc.taken.clone();
+    let fill = |a: &mut Assembly, taken: &[usize]| {
+        for (i, s) in a.sources.iter_mut().enumerate() {
+            s.elements = elements[i][..taken[i]].to_vec();
+        }
+    };
+    fill(&mut a, &taken);
+    let report = |taken: &[usize]| reports(req, &alloc, &costs, &elements, taken);
+    let (mut text, mut count) = render_counted(req, &mut a, &report(&taken))?;
+    if token_budget {
+        // Over: drop from the lowest priority.
+        while count > req.budget.amount {
+            let Some(v) = taken.iter().rposition(|t| *t > 0) else { break };
+            taken[v] -= 1;
+            fill(&mut a, &taken);
+            (text, count) = render_counted(req, &mut a, &report(&taken))?;
+        }
+        // Under: add in priority order while the exact count fits.
+        let mut closed = vec![false; taken.len()];
+        loop {
+            let slack = req.budget.amount.saturating_sub(count);
+            let next =
+                (0..taken.len()).find(|&i| !closed[i] && taken[i] < costs[i].len() && costs[i][taken[i]] <= slack);
+            let Some(i) = next else { break };
+            taken[i] += 1;
+            fill(&mut a, &taken);
+            let (t, c) = render_counted(req, &mut a, &report(&taken))?;
+            if c <= req.budget.amount {
+                (text, count) = (t, c);
+            } else {
+                taken[i] -= 1;
+                closed[i] = true;
+                fill(&mut a, &taken);
             }
-            _ => return Assembled { text, tokens: count, sources: reports, budget: req.budget },
+        }
+        if count > req.budget.amount {
+            // Not even the empty envelope fits.
+            (text, count) = (String::new(), 0);
         }
     }
+    Ok(Assembled { text, tokens: count, sources: report(&taken), budget: req.budget })
 }
 
 /// Renders, then re-renders while the text's own token count (TOON prints it) changes.
-fn render_counted(req: &AssembleRequest, a: &mut Assembly, reports: &[SourceReport]) -> (String, usize) {
-    let mut text = render_doc(req, a, reports);
+fn render_counted(
+    req: &AssembleRequest,
+    a: &mut Assembly,
+    reports: &[SourceReport],
+) -> Result<(String, usize), TemplateError> {
+    let mut text = render_doc(req, a, reports)?;
     let mut count = tokens::count(&text);
     for _ in 0..4 {
         if a.tokens_used == count {
             break;
         }
         a.tokens_used = count;
-        text = render_doc(req, a, reports);
+        text = render_doc(req, a, reports)?;
         count = tokens::count(&text);
     }
-    (text, count)
+    Ok((text, count))
 }
 
-fn reports(req: &AssembleRequest, a: &Assembly, alloc: &Allocation, cut: &[bool]) -> Vec<SourceReport> {
-    a.sources
+fn reports(
+    req: &AssembleRequest,
+    alloc: &Allocation,
+    costs: &[Vec<usize>],
+    elements: &[Vec<Element>],
+    taken: &[usize],
+) -> Vec<SourceReport> {
+    req.sources
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let candidates = req.sources[i].grains.len();
+            let candidates = s.grains.len();
+            let grains = taken.get(i).copied().unwrap_or(0);
             SourceReport {
                 label: s.label.clone(),
                 priority: i + 1,
                 candidates,
-                grains: s.elements.len(),
-                allocated: alloc.allocated[i],
-                tokens_used: s.elements.iter().map(|e| element_cost(req, e)).sum(),
-                truncated: s.elements.len() < candidates || cut[i],
+                grains,
+                allocated: alloc.allocated.get(i).copied().unwrap_or(0),
+                tokens_used: match req.budget.unit {
+                    BudgetUnit::Tokens => costs.get(i).map_or(0, |c| c[..grains.min(c.len())].iter().sum()),
+                    BudgetUnit::Grains => {
+                        elements.get(i).map_or(0, |els| els.iter().take(grains).map(|e| element_cost(req, e)).sum())
+                    }
+                },
+                truncated: grains < candidates,
             }
         })
         .collect()

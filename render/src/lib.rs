@@ -19,7 +19,9 @@ pub mod template;
 pub mod time;
 pub mod tokens;
 
-pub use assemble::{AssembleRequest, Assembled, Output, SourceInput, SourceReport, assemble, render_recall};
+pub use assemble::{
+    AssembleRequest, Assembled, Output, SourceInput, SourceReport, assemble, render_recall, try_assemble,
+};
 pub use budget::{Budget, BudgetUnit};
 pub use grain::GrainInput;
 pub use project::{Disclosure, Project, ProjectionOptions};

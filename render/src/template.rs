@@ -10,7 +10,9 @@
 use std::collections::BTreeMap;
 
 use cal_checker::mustache::{self, EACH, Node};
-use cal_grammar::limits::{DEFAULT_BUDGET_TOKENS, MAX_EACH_ITERATIONS, MAX_TEMPLATES, TEMPLATE_OUTPUT_BUDGET_FACTOR};
+use cal_grammar::limits::{
+    DEFAULT_BUDGET_TOKENS, MAX_EACH_ITERATIONS, MAX_TEMPLATE_BYTES, MAX_TEMPLATES, TEMPLATE_OUTPUT_BUDGET_FACTOR,
+};
 use cal_grammar::{Code, FormatName, TemplateSectionKind as K};
 
 use crate::assemble::SourceReport;
@@ -36,6 +38,70 @@ pub struct TemplateError {
     pub message: String,
 }
 
+impl TemplateDef {
+    /// Validates a template the way §10.8 asks at definition time, for callers that did not run
+    /// the checker (a registry fed directly, a JSON request): the parent must be a preset other
+    /// than data (CAL-E086, E087), the body at most 4,096 bytes (E092), each section once (E095),
+    /// its Mustache well-formed (E091 unbalanced, E093 too deep, E094 excluded syntax) and every
+    /// variable in the closed set (E090). The first problem is returned.
+    pub fn validate(&self) -> Result<(), TemplateError> {
+        let err = |code: Code, message: String| Err(TemplateError { code, message });
+        match self.extends {
+            Some(FormatName::Data | FormatName::Json) => {
+                return err(Code::E086, "a template cannot extend the data preset".into());
+            }
+            Some(f) if !f.is_preset() => {
+                return err(
+                    Code::E087,
+                    format!("`{}` is not a preset; extend structured, readable or compact", f.as_str()),
+                );
+            }
+            _ => {}
+        }
+        let size: usize = self.sections.iter().map(|(_, t)| t.len()).sum();
+        if size > MAX_TEMPLATE_BYTES {
+            return err(Code::E092, format!("the template body is {size} bytes; at most {MAX_TEMPLATE_BYTES}"));
+        }
+        for (i, (kind, text)) in self.sections.iter().enumerate() {
+            if self.sections[..i].iter().any(|(k, _)| k == kind) {
+                return err(Code::E095, format!("section {} is defined twice", kind.as_str()));
+            }
+            let t = mustache::parse(text);
+            if let Some(e) = t.errors.first() {
+                return Err(structural(&e.kind));
+            }
+            if let Some(name) = unknown_variable(&t.nodes) {
+                return err(Code::E090, format!("`{{{{{name}}}}}` is not a template variable (§10.5)"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The code of a structural Mustache error.
+fn structural(kind: &mustache::ErrorKind) -> TemplateError {
+    let code = match kind {
+        mustache::ErrorKind::Unclosed | mustache::ErrorKind::Unopened | mustache::ErrorKind::Mismatched => Code::E091,
+        mustache::ErrorKind::TooDeep => Code::E093,
+        _ => Code::E094,
+    };
+    TemplateError { code, message: format!("template section is malformed: {kind:?}") }
+}
+
+fn unknown_variable<'t>(nodes: &[Node<'t>]) -> Option<&'t str> {
+    nodes.iter().find_map(|n| match n {
+        Node::Text(_) => None,
+        Node::Variable { name, .. } => mustache::variable(name).is_none().then_some(*name),
+        Node::Section { name, children, .. } => {
+            if *name != EACH && mustache::variable(name).is_none() {
+                Some(*name)
+            } else {
+                unknown_variable(children)
+            }
+        }
+    })
+}
+
 /// DEFINE TEMPLATE storage of one namespace: at most 50 templates (§10.8).
 #[derive(Debug, Clone, Default)]
 pub struct TemplateRegistry {
@@ -54,6 +120,21 @@ impl TemplateRegistry {
         }
         self.templates.insert(name.to_string(), def);
         Ok(())
+    }
+
+    /// How many templates are stored.
+    pub fn len(&self) -> usize {
+        self.templates.len()
+    }
+
+    /// True when no template is stored.
+    pub fn is_empty(&self) -> bool {
+        self.templates.is_empty()
+    }
+
+    /// The stored names, sorted (`DESCRIBE templates`).
+    pub fn names(&self) -> Vec<String> {
+        self.templates.keys().cloned().collect()
     }
 
     /// The template called `name`, or CAL-E085.
@@ -132,14 +213,7 @@ fn render_nodes(nodes: &[Node<'_>], scope: &Scope<'_>, disclosure: Disclosure, o
 fn section(text: &str, scope: &Scope<'_>, disclosure: Disclosure) -> Result<String, TemplateError> {
     let t = mustache::parse(text.trim());
     if let Some(e) = t.errors.first() {
-        let code = match e.kind {
-            mustache::ErrorKind::Unclosed | mustache::ErrorKind::Unopened | mustache::ErrorKind::Mismatched => {
-                Code::E091
-            }
-            mustache::ErrorKind::TooDeep => Code::E093,
-            _ => Code::E094,
-        };
-        return Err(TemplateError { code, message: format!("template section is malformed: {:?}", e.kind) });
+        return Err(structural(&e.kind));
     }
     let mut out = String::new();
     render_nodes(&t.nodes, scope, disclosure, &mut out);
@@ -195,6 +269,14 @@ pub fn try_render_assembly(
     base.insert("assembly.grain_count", all.len().to_string());
     base.insert("budget.total", budget.amount.to_string());
     base.insert("budget.unit", budget.unit.as_str().to_string());
+    let used = match budget.unit {
+        BudgetUnit::Tokens => a.tokens_used,
+        BudgetUnit::Grains => all.len(),
+    };
+    base.insert("budget.used", used.to_string());
+    base.insert("budget.remaining", budget.amount.saturating_sub(used).to_string());
+    let utilization = if budget.amount == 0 { 0.0 } else { (used as f64 / budget.amount as f64).min(1.0) };
+    base.insert("budget.utilization", crate::project::canonical_number((utilization * 100.0).round() / 100.0));
     base.insert("disclosure.level", d.as_str().to_string());
     base.insert("timestamp", crate::time::iso(opts.now_ms));
     let mut lines: Vec<String> = Vec::new();

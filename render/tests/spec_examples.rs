@@ -173,7 +173,10 @@ fn budgets_are_never_exceeded_and_counts_are_exact() {
             let out = assemble(&req);
             assert!(out.tokens <= budget, "{format:?} {budget}: {}", out.tokens);
             assert_eq!(out.tokens, tokens::count(&out.text));
-            assert!(out.sources.iter().all(|s| s.truncated));
+            assert!(out.sources.iter().all(|s| s.truncated == (s.grains < s.candidates)));
+            if budget < 1500 {
+                assert!(out.sources.iter().all(|s| s.truncated), "{format:?} {budget}");
+            }
         }
     }
 }

@@ -1,0 +1,157 @@
+//! DEFINE TEMPLATE and `FORMAT TEMPLATE name` (§10.6–§10.8) in the interpreter: registration
+//! per namespace, the 50-template cap (CAL-E089), duplicates (CAL-E088), unknown names
+//! (CAL-E085), isolation between namespaces, no store writes, DESCRIBE, and template errors at
+//! render time for templates that never went through the checker.
+
+mod common;
+
+use std::sync::Arc;
+
+use cal_interp::{InterpConfig, Interpreter, OmsFacade, store_digest};
+use common::{fixture, opts};
+use serde_json::Value as Json;
+
+const SEMANTIC: &str = r#"DEFINE TEMPLATE semantic_sml EXTENDS structured
+HEADER { <context intent="{{assembly.intent}}"> }
+ELEMENT { <{{grain.type}} subject="{{grain.subject}}"{{#grain.confidence}} confidence="{{grain.confidence}}"{{/grain.confidence}}>{{grain.content}}</{{grain.type}}> }
+ELEMENT_SUMMARY { <{{grain.type}} subject="{{grain.subject}}">{{grain.content}}</{{grain.type}}> }
+SOURCE_BREAK { }
+FOOTER { </context> }"#;
+
+const USE: &str = r#"ASSEMBLE conversation_context FOR "helping alice with her project"
+FROM beliefs: (RECALL beliefs ABOUT "alice" LIMIT 20), goals: (RECALL goals ABOUT "alice" RECENT 5)
+BUDGET 3000 tokens FORMAT TEMPLATE semantic_sml"#;
+
+fn text(r: &Json) -> &str {
+    r["formatted_context"]["text"].as_str().unwrap_or_else(|| panic!("no formatted_context.text: {r}"))
+}
+
+fn run(i: &Interpreter<OmsFacade>, q: &str) -> cal_interp::Response {
+    let q = cal_parser::parse_query(q).into_result().unwrap_or_else(|d| panic!("{q}: {d:?}"));
+    i.execute(&q, &opts())
+}
+
+fn code(r: &cal_interp::Response) -> &'static str {
+    r.error.as_ref().map_or("ok", |d| d.code.as_str())
+}
+
+#[test]
+fn define_then_assemble_with_it() {
+    let f = fixture();
+    let before = store_digest(&f.store);
+    let count = f.store.len();
+    let d = f.run(SEMANTIC);
+    assert_eq!(d["template"], "semantic_sml");
+    assert_eq!(d["defined"], true);
+    assert_eq!(d["extends"], "structured");
+    assert_eq!(d["grains_written"], 0);
+    assert_eq!(d["_cal"]["statement_type"], "define_template", "{d}");
+    // Session state, not memory: the store is untouched.
+    assert_eq!(store_digest(&f.store), before);
+    assert_eq!(f.store.len(), count);
+
+    let r = f.run(USE);
+    assert_eq!(r["formatted_context"]["format"], "template");
+    let t = text(&r);
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!(lines.first(), Some(&"<context intent=\"helping alice with her project\">"), "{t}");
+    assert_eq!(lines.last(), Some(&"</context>"), "{t}");
+    assert!(lines.contains(&"<belief subject=\"alice\" confidence=\"0.9\">prefers dark mode</belief>"), "{t}");
+    assert!(lines[1..lines.len() - 1].iter().all(|l| l.starts_with('<') && !l.starts_with("<context")), "{t}");
+    assert_eq!(r["formatted_context"]["tokens"].as_u64(), Some(cal_render::tokens::count(t) as u64));
+}
+
+#[test]
+fn summary_level_uses_element_summary() {
+    let f = fixture();
+    f.run(SEMANTIC);
+    let r = f.run(&format!("{USE} WITH progressive_disclosure(summary)"));
+    let t = text(&r);
+    assert!(t.contains("<belief subject=\"alice\">prefers dark mode</belief>"), "{t}");
+    assert!(!t.contains("confidence="), "{t}");
+}
+
+#[test]
+fn duplicate_unknown_and_too_many() {
+    let f = fixture();
+    assert_eq!(f.fails(USE), "CAL-E085");
+    f.run(SEMANTIC);
+    let dup = f.response(SEMANTIC, &opts());
+    assert_eq!(code(&dup), "CAL-E088");
+    let span = dup.error.as_ref().map(|d| d.span).unwrap_or_default();
+    assert_eq!(&SEMANTIC[span.start as usize..span.end as usize], "semantic_sml", "E088 points at the name");
+    for i in 1..50 {
+        f.run(&format!("DEFINE TEMPLATE t{i} ELEMENT {{ - {{{{grain.content}}}} }}"));
+    }
+    assert_eq!(f.fails("DEFINE TEMPLATE one_more ELEMENT { x }"), "CAL-E089");
+    let unknown = f.response("ASSEMBLE c FROM a: (RECALL beliefs) FORMAT TEMPLATE nope", &opts());
+    assert_eq!(code(&unknown), "CAL-E085");
+    let span = unknown.error.as_ref().map(|d| d.span).unwrap_or_default();
+    assert_eq!(span.end - span.start, 4, "E085 points at the name");
+    // The 50 stored are all listed by DESCRIBE templates.
+    let d = f.run("DESCRIBE templates");
+    assert_eq!(d["templates"].as_array().map(Vec::len), Some(50), "{d}");
+}
+
+#[test]
+fn namespaces_do_not_see_each_others_templates() {
+    let f = fixture();
+    let shared = InterpConfig { namespace: Some("team".into()), ..InterpConfig::default() };
+    let other = InterpConfig { namespace: Some("other:sub".into()), ..shared.clone() };
+    let team = Interpreter::new(OmsFacade::new(Arc::clone(&f.store)), shared);
+    let sub = Interpreter::new(OmsFacade::new(Arc::clone(&f.store)), other);
+    assert_eq!(code(&run(&team, SEMANTIC)), "ok");
+    assert_eq!(code(&run(&team, USE)), "ok");
+    assert_eq!(code(&run(&sub, USE)), "CAL-E085", "invisible in another namespace");
+    assert_eq!(code(&run(&sub, SEMANTIC)), "ok", "the name is free there");
+    assert_eq!(code(&run(&sub, SEMANTIC)), "CAL-E088");
+    // An unconfined interpreter has its own registry too.
+    assert_eq!(code(&run(&f.interp, USE)), "CAL-E085");
+    let listed = run(&team, "DESCRIBE templates").json;
+    assert_eq!(listed["templates"], serde_json::json!(["semantic_sml"]));
+}
+
+#[test]
+fn capabilities_report_templates_and_auto_toon() {
+    let f = fixture();
+    let c = f.run("DESCRIBE capabilities");
+    assert_eq!(c["capabilities"]["templates"], true);
+    assert_eq!(c["capabilities"]["auto_toon_enabled"], false);
+    let full = c["capabilities"]["levels"]["full"]["implemented"].to_string();
+    assert!(full.contains("DEFINE TEMPLATE"), "{c}");
+}
+
+#[test]
+fn definition_time_validation_without_the_checker() {
+    // The interpreter is handed parsed (unchecked) queries here: it validates on its own.
+    let f = fixture();
+    assert_eq!(f.fails("DEFINE TEMPLATE a ELEMENT { {{#grain.confidence}} x }"), "CAL-E091");
+    assert_eq!(f.fails("DEFINE TEMPLATE b ELEMENT { {{&grain.content}} }"), "CAL-E094");
+    assert_eq!(f.fails("DEFINE TEMPLATE c ELEMENT { {{grain.secret}} }"), "CAL-E090");
+    assert_eq!(f.fails("DEFINE TEMPLATE d EXTENDS data ELEMENT { x }"), "CAL-E086");
+    assert_eq!(f.fails("DEFINE TEMPLATE e EXTENDS sml ELEMENT { x }"), "CAL-E087");
+    assert_eq!(f.fails("DEFINE TEMPLATE g EXTENDS semantic_sml ELEMENT { x }"), "CAL-E087");
+    assert_eq!(f.fails("DEFINE TEMPLATE h ELEMENT { x } ELEMENT { y }"), "CAL-E095");
+    let deep = "{{#grain.is_full}}".repeat(6) + &"{{/grain.is_full}}".repeat(6);
+    assert_eq!(f.fails(&format!("DEFINE TEMPLATE i ELEMENT {{ {deep} }}")), "CAL-E093");
+    let big = "x".repeat(5000);
+    assert_eq!(f.fails(&format!("DEFINE TEMPLATE j ELEMENT {{ {big} }}")), "CAL-E092");
+    // Nothing was registered by the failures.
+    assert_eq!(f.run("DESCRIBE templates")["templates"], serde_json::json!([]));
+}
+
+#[test]
+fn inline_template_errors_at_render_time() {
+    let f = fixture();
+    let q = |body: &str| {
+        format!("ASSEMBLE c FROM a: (RECALL beliefs ABOUT \"alice\") FORMAT TEMPLATE {{ ELEMENT {{ {body} }} }}")
+    };
+    assert_eq!(f.fails(&q("{{#grain.confidence}} open")), "CAL-E091");
+    assert_eq!(f.fails(&q("{{/grain.confidence}}")), "CAL-E091");
+    assert_eq!(f.fails(&q("{{>partial}}")), "CAL-E094");
+    let deep = "{{#grain.is_full}}".repeat(6) + &"{{/grain.is_full}}".repeat(6);
+    assert_eq!(f.fails(&q(&deep)), "CAL-E093");
+    // An undefined variable renders as the empty string (§10.8), not an error.
+    let r = f.run(&q("[{{grain.type}}]{{grain.nothing}}"));
+    assert!(text(&r).contains("[belief]"), "{r}");
+}
