@@ -69,8 +69,7 @@ def to_text(obj):
         if token.startswith("error[CAL-"):
             code = token[len("error["):token.index("]")]
             break
-    if "at `" in err:
-        pointer = err.split("at `", 1)[1].split("`", 1)[0]
+    pointer = [part.split("`", 1)[0] for part in err.split("at `")[1:]]
     return None, code, pointer
 
 
