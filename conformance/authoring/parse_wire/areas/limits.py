@@ -10,9 +10,9 @@ lim = Area("parse/limits.json", "At each static limit accepted; one past it reje
 
 def pair(name, sections, code, make, at_limit, past, level=None, canonical=True):
     ok, bad = make(at_limit), make(past)
-    lim.acc(f"parse.limit.{name.lower()}", ok, level=level or level_of(ok), tags=(f"limit:{name}",), sections=sections,
+    lim.acc(f"parse.limit.{name.lower()}", ok, level=level or level_of(ok), tags=(name,), sections=sections,
             desc=f"{name} = {at_limit}: at the limit", canonical=canonical)
-    lim.rej(f"parse.limit.{name.lower()}", bad, code, None, level=level or level_of(bad), tags=(f"limit:{name}",),
+    lim.rej(f"parse.limit.{name.lower()}", bad, code, None, level=level or level_of(bad), tags=(name,),
             sections=sections, desc=f"{name}: {past} is one past the limit")
 
 
