@@ -40,6 +40,9 @@ enum Command {
     Mg(commands::mg::MgCommand),
     /// The language server, on standard input/output.
     Lsp(commands::lsp::LspArgs),
+    /// Certify a CAL implementation against the conformance corpus; serve this toolchain as an adapter.
+    #[command(subcommand)]
+    Conformance(commands::conformance::ConformanceCommand),
 }
 
 fn main() -> ExitCode {
@@ -60,5 +63,6 @@ fn main() -> ExitCode {
         Command::Text(args) => commands::convert::to_text(&args),
         Command::Mg(cmd) => commands::mg::run(cmd),
         Command::Lsp(args) => commands::lsp::run(&args),
+        Command::Conformance(cmd) => commands::conformance::run(cmd),
     }
 }

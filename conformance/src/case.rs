@@ -160,7 +160,7 @@ pub enum Body {
     /// A wire-format case.
     Wire(WireCase),
     /// An execute case.
-    Execute(ExecuteCase),
+    Execute(Box<ExecuteCase>),
     /// An OMS codec case.
     Mg(MgCase),
 }

@@ -1,20 +1,37 @@
 //! # cal-conformance — certify a CAL implementation at Core, Extended, Evolve or Full
 //!
 //! The corpus is data (`conformance/cases/**.json`, validated against
-//! `schema/case-file.schema.json`); this crate loads it, derives generated
-//! variants, runs every case against an [`Implementation`] — ours in-process,
-//! or any engine through the JSON-lines protocol of `PROTOCOL.md` — compares
-//! the answers, certifies a level (CAL §24) and writes the reports.
+//! `schema/case-file.schema.json`); this crate loads it ([`loader`]), derives
+//! generated variants ([`generate`], [`limits`]), runs every case against an
+//! [`Implementation`] — ours in-process ([`inprocess`]), or any engine through
+//! the JSON-lines protocol of `PROTOCOL.md` ([`subprocess`]) — judges the
+//! answers ([`compare`]), certifies a level (CAL §24, [`certify`]) and writes
+//! the reports ([`report`]). [`stats`] measures the corpus itself.
 
+pub mod adapter;
 pub mod case;
+pub mod certify;
+pub mod compare;
+pub mod generate;
+pub mod implementation;
+pub mod inprocess;
+mod inprocess_exec;
+pub mod limits;
 pub mod loader;
+pub mod protocol;
+pub mod protocol_schema;
 mod raw;
+pub mod report;
+pub mod runner;
+pub mod stats;
+pub mod subprocess;
 
 pub use case::{Case, Flag, Kind, Level};
+pub use implementation::Implementation;
 pub use loader::{Corpus, LoadError, load_dir};
 pub use raw::{decode_hex, encode_hex};
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The repository's corpus directory, resolved from this crate's location at build time.
 pub fn default_cases_dir() -> PathBuf {
@@ -24,4 +41,26 @@ pub fn default_cases_dir() -> PathBuf {
 /// The repository's fixture directory (`conformance/fixtures`), resolved like [`default_cases_dir`].
 pub fn default_fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// The whole corpus: the hand-written cases under `dir`, their metamorphic variants and the
+/// limit-boundary pairs, with every id checked for uniqueness across all of them.
+pub fn load_corpus(dir: &Path) -> Corpus {
+    let mut corpus = load_dir(dir);
+    let variants = generate::metamorphic(&corpus.cases);
+    corpus.cases.extend(variants);
+    let (boundaries, problems) = limits::boundary_cases();
+    corpus.cases.extend(boundaries);
+    corpus.errors.extend(problems.into_iter().map(|message| LoadError {
+        file: PathBuf::from("conformance/templates/limits.json"),
+        pointer: String::new(),
+        message,
+    }));
+    let dups = loader::duplicate_ids(&corpus.cases);
+    for d in dups {
+        if !corpus.errors.contains(&d) {
+            corpus.errors.push(d);
+        }
+    }
+    corpus
 }

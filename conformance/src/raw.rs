@@ -109,7 +109,7 @@ pub(crate) fn to_case(value: &Value, origin: Origin) -> Result<Case, String> {
     let body = match common.kind.as_str() {
         "parse" => Body::Parse(parse_case(de(value)?)?),
         "wire" => Body::Wire(wire_case(de(value)?)?),
-        "execute" => Body::Execute(execute_case(de(value)?)),
+        "execute" => Body::Execute(Box::new(execute_case(de(value)?))),
         "mg" => Body::Mg(mg_case(de(value)?)?),
         other => return Err(format!("unknown kind {other:?}")),
     };
@@ -205,7 +205,7 @@ fn mg_case(raw: RawMg) -> Result<MgCase, String> {
 
 /// Decodes hex (either case); `None` when malformed.
 pub fn decode_hex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) {
+    if hex.len() % 2 != 0 {
         return None;
     }
     let digit = |b: u8| (b as char).to_digit(16);

@@ -1,6 +1,7 @@
 //! One module per `cal` subcommand; each turns arguments into a call of a library crate.
 
 pub mod check;
+pub mod conformance;
 pub mod convert;
 pub mod explain;
 pub mod fmt;

@@ -1,0 +1,166 @@
+//! `cal conformance run|adapter|stats`: certify an implementation against the
+//! conformance corpus (docs/conformance.md). `run` without `--adapter` tests
+//! this toolchain in-process; with it, any engine through the JSON-lines
+//! protocol (conformance/PROTOCOL.md). `adapter` serves this toolchain over
+//! that protocol. Exit status of `run`: 0 when the declared level is
+//! certified, 1 when it is not, 2 for usage or I/O problems.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use cal_conformance::adapter::{self, Broken, Ended};
+use cal_conformance::inprocess::InProcess;
+use cal_conformance::runner::{self, RunOptions};
+use cal_conformance::subprocess::Subprocess;
+use cal_conformance::{Implementation, Level, certify, report, stats};
+
+/// The `cal conformance` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum ConformanceCommand {
+    /// Run the corpus and certify a level (this toolchain in-process, or --adapter CMD).
+    Run(RunArgs),
+    /// Serve this toolchain as a conformance adapter: JSON lines on stdin/stdout.
+    Adapter {
+        /// Misbehave on purpose, to show the suite failing: accept-all, crash-on=TEXT,
+        /// hang-on=TEXT or garbage-on=TEXT (TEXT is matched against the request's query).
+        #[arg(long, value_name = "MODE")]
+        broken: Option<String>,
+    },
+    /// Corpus size and coverage: per kind, level, error code, keyword, WITH option, production, limit.
+    Stats {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// The corpus directory (default: the repository's conformance/cases).
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
+    },
+}
+
+/// Arguments of `cal conformance run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The implementation's adapter command, run with `sh -c`; this toolchain in-process when absent.
+    #[arg(long, value_name = "CMD")]
+    pub adapter: Option<String>,
+    /// The level to certify instead of the declared one; only cases up to it are run.
+    #[arg(long, value_name = "LEVEL")]
+    pub level: Option<String>,
+    /// Write the JSON-lines report (header, one line per case, summary) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Print the summary as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// The corpus directory (default: the repository's conformance/cases).
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+    /// Fixture stores directory (default: the repository's conformance/fixtures).
+    #[arg(long, value_name = "DIR")]
+    pub fixtures: Option<PathBuf>,
+    /// Timeout per request to the adapter, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub timeout_ms: u64,
+    /// How many failing cases the table lists.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    pub max_failures: usize,
+}
+
+/// Runs one `cal conformance` subcommand.
+pub fn run(cmd: ConformanceCommand) -> ExitCode {
+    match cmd {
+        ConformanceCommand::Run(args) => run_suite(&args),
+        ConformanceCommand::Adapter { broken } => serve(broken.as_deref()),
+        ConformanceCommand::Stats { json, cases } => print_stats(json, cases),
+    }
+}
+
+fn run_suite(args: &RunArgs) -> ExitCode {
+    let max_level = match args.level.as_deref().map(|l| (l, Level::parse(l))) {
+        None => None,
+        Some((_, Some(level))) => Some(level),
+        Some((text, None)) => {
+            return super::usage_error(&format!("--level {text:?}: use core, extended, evolve or full"));
+        }
+    };
+    let dir = args.cases.clone().unwrap_or_else(cal_conformance::default_cases_dir);
+    if !dir.is_dir() {
+        return super::usage_error(&format!("no corpus directory at {}", dir.display()));
+    }
+    let corpus = cal_conformance::load_corpus(&dir);
+    for e in &corpus.errors {
+        eprintln!("corpus: {e}");
+    }
+    let mut imp: Box<dyn Implementation> = match &args.adapter {
+        Some(cmd) => Box::new(Subprocess::new(cmd, Duration::from_millis(args.timeout_ms))),
+        None => Box::new(InProcess::new()),
+    };
+    let mut hello = match imp.hello() {
+        Ok(h) => h,
+        Err(e) => return super::usage_error(&format!("the implementation did not say hello: {e}")),
+    };
+    if let Some(level) = max_level {
+        hello.level = level;
+    }
+    let opts = RunOptions {
+        fixtures_dir: args.fixtures.clone().unwrap_or_else(cal_conformance::default_fixtures_dir),
+        max_level,
+    };
+    let outcomes = runner::run(imp.as_mut(), &corpus.cases, &opts);
+    let summary = certify::summarize(hello.level, &outcomes);
+    if let Some(path) = &args.report {
+        let text = report::jsonl(&hello, &outcomes, &summary, corpus.errors.len());
+        if let Err(e) = std::fs::write(path, text) {
+            return super::usage_error(&format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    if args.json {
+        let j = report::summary_json(&summary, &outcomes);
+        println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+    } else {
+        print!("{}", report::human(&hello, &summary, &outcomes, args.max_failures));
+    }
+    if summary.declared_certified() { super::OK } else { super::invalid() }
+}
+
+fn serve(broken: Option<&str>) -> ExitCode {
+    let mode = match broken.map(|b| (b, Broken::parse(b))) {
+        None => None,
+        Some((_, Some(mode))) => Some(mode),
+        Some((text, None)) => {
+            return super::usage_error(&format!(
+                "--broken {text:?}: use accept-all, crash-on=TEXT, hang-on=TEXT or garbage-on=TEXT"
+            ));
+        }
+    };
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    match adapter::serve(stdin, stdout, mode.as_ref()) {
+        Ok(Ended::Eof) => super::OK,
+        Ok(Ended::Crashed) => {
+            let _ = std::io::stdout().flush();
+            ExitCode::from(101)
+        }
+        Err(e) => super::usage_error(&format!("adapter I/O: {e}")),
+    }
+}
+
+fn print_stats(json: bool, cases: Option<PathBuf>) -> ExitCode {
+    let dir = cases.unwrap_or_else(cal_conformance::default_cases_dir);
+    if !dir.is_dir() {
+        return super::usage_error(&format!("no corpus directory at {}", dir.display()));
+    }
+    let corpus = cal_conformance::load_corpus(&dir);
+    for e in &corpus.errors {
+        eprintln!("corpus: {e}");
+    }
+    let s = stats::measure(&corpus.cases);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&s.to_json()).unwrap_or_default());
+    } else {
+        print!("{}", s.to_text());
+    }
+    super::OK
+}

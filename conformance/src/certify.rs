@@ -1,0 +1,102 @@
+//! Certification (CAL §24): levels are cumulative, so a level is certified
+//! only when every required case of it and of every level below it passed —
+//! and at least one required case of each of those levels was run (nothing
+//! is certified on an empty set). SHOULD cases and SHOULD checks are scored
+//! apart and never gate.
+
+use crate::case::Level;
+use crate::runner::{Outcome, Status};
+use serde::Serialize;
+
+/// Counts of one level's required cases.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct LevelCounts {
+    /// Required (non-`should`) cases run at this level.
+    pub required: usize,
+    /// Of which passed.
+    pub passed: usize,
+    /// Failed.
+    pub failed: usize,
+    /// Skipped by the implementation.
+    pub skipped: usize,
+    /// Errored.
+    pub errored: usize,
+}
+
+impl LevelCounts {
+    /// Whether every required case of the level passed (and there was one).
+    pub fn clean(&self) -> bool {
+        self.required > 0 && self.passed == self.required
+    }
+}
+
+/// The SHOULD score: SHOULD cases and SHOULD checks of all cases.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ShouldScore {
+    /// SHOULD cases run.
+    pub cases: usize,
+    /// Of which passed.
+    pub cases_passed: usize,
+    /// SHOULD checks made (positions, suggestions, examples, pointers).
+    pub checks: usize,
+    /// Of which held.
+    pub checks_passed: usize,
+}
+
+/// The certification result of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// The level the implementation claims.
+    pub declared: Level,
+    /// The highest level certified, if any.
+    pub certified: Option<Level>,
+    /// Per level, lowest first.
+    pub levels: Vec<(Level, LevelCounts)>,
+    /// The SHOULD score.
+    pub should: ShouldScore,
+    /// Cases run in all.
+    pub total: usize,
+}
+
+impl Summary {
+    /// Whether the declared level is certified (the exit status of `cal conformance run`).
+    pub fn declared_certified(&self) -> bool {
+        self.certified.is_some_and(|c| c >= self.declared)
+    }
+
+    /// The counts of one level.
+    pub fn level(&self, level: Level) -> LevelCounts {
+        self.levels.iter().find(|(l, _)| *l == level).map(|(_, c)| *c).unwrap_or_default()
+    }
+}
+
+/// Certifies a run.
+pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
+    let mut levels: Vec<(Level, LevelCounts)> = Level::ALL.iter().map(|l| (*l, LevelCounts::default())).collect();
+    let mut should = ShouldScore::default();
+    for o in outcomes {
+        should.checks += o.should.len();
+        should.checks_passed += o.should.iter().filter(|c| c.passed).count();
+        if o.should_case {
+            should.cases += 1;
+            should.cases_passed += usize::from(o.status == Status::Passed);
+            continue;
+        }
+        let Some((_, c)) = levels.iter_mut().find(|(l, _)| *l == o.level) else { continue };
+        c.required += 1;
+        match o.status {
+            Status::Passed => c.passed += 1,
+            Status::Failed => c.failed += 1,
+            Status::Skipped => c.skipped += 1,
+            Status::Errored => c.errored += 1,
+        }
+    }
+    let mut certified = None;
+    for (level, counts) in &levels {
+        if !counts.clean() {
+            break;
+        }
+        certified = Some(*level);
+    }
+    Summary { declared, certified, levels, should, total: outcomes.len() }
+}

@@ -1,0 +1,117 @@
+//! Generated variants, derived at load time so case authors write only
+//! hand-written cases:
+//!
+//! * metamorphic variants of every accepted parse case that pins its JSON form
+//!   (`<id>.gen-case`, `<id>.gen-ws`, `<id>.gen-comment`): keyword case,
+//!   whitespace and comments must leave the JSON form, canonical text and
+//!   warnings unchanged (CAL §3.2, §3.5);
+//! * limit-boundary pairs from the grammar's [`LIMITS`] table, rendered by
+//!   the templates of `conformance/templates/limits.json` (see [`crate::limits`]).
+
+use crate::case::{Body, Case, Flag, Origin, ParseCase, ParseExpect, QueryInput};
+use cal_grammar::limits::MAX_QUERY_BYTES;
+use cal_lexer::Token;
+
+/// Appends the metamorphic variants of every eligible case.
+pub fn metamorphic(cases: &[Case]) -> Vec<Case> {
+    let mut out = Vec::new();
+    for case in cases {
+        let Body::Parse(ParseCase { query: QueryInput::Text(text), expect }) = &case.body else { continue };
+        let ParseExpect::Accept { json: Some(_), .. } = expect else { continue };
+        if case.has_flag(Flag::Generated) {
+            continue;
+        }
+        let variants =
+            [("gen-case", keyword_case(text)), ("gen-ws", whitespace(text)), ("gen-comment", comments(text))];
+        for (suffix, variant) in variants {
+            let Some(query) = variant else { continue };
+            if query == *text || query.len() > MAX_QUERY_BYTES {
+                continue;
+            }
+            out.push(derive(case, expect, suffix, query));
+        }
+    }
+    out
+}
+
+fn derive(case: &Case, expect: &ParseExpect, suffix: &str, query: String) -> Case {
+    let mut flags = case.flags.clone();
+    flags.push(Flag::Generated);
+    let mut tags = case.tags.clone();
+    tags.push(suffix.to_string());
+    Case {
+        id: format!("{}.{suffix}", case.id),
+        level: case.level,
+        tags,
+        sections: case.sections.clone(),
+        flags,
+        description: Some(format!("{} variant of {}", suffix, case.id)),
+        origin: Origin { file: case.origin.file.clone(), pointer: format!("{}+{suffix}", case.origin.pointer) },
+        body: Body::Parse(ParseCase { query: QueryInput::Text(query), expect: expect.clone() }),
+    }
+}
+
+/// The tokens of a text when it lexes cleanly and has no raw template text (whose
+/// whitespace is content, not separation).
+fn clean_tokens(text: &str) -> Option<Vec<(Token<'_>, std::ops::Range<usize>)>> {
+    let lexed = cal_lexer::lex(text);
+    if !lexed.diagnostics.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(lexed.tokens.len());
+    for (t, span) in lexed.tokens {
+        if matches!(t, Token::TemplateText(_) | Token::Error) {
+            return None;
+        }
+        out.push((t, span.range()));
+    }
+    Some(out)
+}
+
+/// Every keyword written in capitals becomes alternating case (`RECALL` → `rEcAlL`).
+pub fn keyword_case(text: &str) -> Option<String> {
+    let tokens = clean_tokens(text)?;
+    let mut out = text.to_string();
+    for (t, r) in tokens {
+        let word = &text[r.clone()];
+        if matches!(t, Token::Kw(_)) && word.bytes().all(|b| b.is_ascii_uppercase()) {
+            let flipped: String =
+                word.chars().enumerate().map(|(i, c)| if i % 2 == 0 { c.to_ascii_lowercase() } else { c }).collect();
+            out.replace_range(r, &flipped);
+        }
+    }
+    Some(out)
+}
+
+/// The pure-whitespace gaps between tokens, as byte ranges.
+fn gaps(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let tokens = clean_tokens(text)?;
+    let mut out = Vec::new();
+    for pair in tokens.windows(2) {
+        let gap = pair[0].1.end..pair[1].1.start;
+        if !gap.is_empty() && text[gap.clone()].bytes().all(|b| b.is_ascii_whitespace()) {
+            out.push(gap);
+        }
+    }
+    Some(out)
+}
+
+/// Every gap becomes a run of mixed whitespace, and the query is padded at both ends.
+pub fn whitespace(text: &str) -> Option<String> {
+    let gaps = gaps(text)?;
+    let mut out = text.to_string();
+    for g in gaps.into_iter().rev() {
+        out.replace_range(g, " \t\n  ");
+    }
+    Some(format!("\n  {out} \n"))
+}
+
+/// A line comment in every gap, one before the query and one after it.
+pub fn comments(text: &str) -> Option<String> {
+    let gaps = gaps(text)?;
+    let mut out = text.to_string();
+    for g in gaps.into_iter().rev() {
+        out.replace_range(g, " -- note: RECALL \"x\" ; \n ");
+    }
+    Some(format!("-- a generated comment\n{out}\n-- the end"))
+}

@@ -1,0 +1,166 @@
+//! Our toolchain as an [`Implementation`], in-process: the front end
+//! (`cal-checker::analyze`, the same entry point as `cal check`), the wire
+//! format (`cal-parser::json`), execution (`cal-interp`, in
+//! [`crate::inprocess_exec`]) and the OMS codec (`oms`). Every answer is the
+//! protocol's result object, so `cal conformance adapter` only has to print it.
+
+use crate::case::Level;
+use crate::implementation::Implementation;
+use crate::inprocess_exec::Fixtures;
+use crate::protocol::{Answer, Hello, Request};
+use crate::raw::{decode_hex, encode_hex};
+use cal_grammar::limits::{LIMITS, LimitInfo};
+use cal_grammar::{Diagnostic, LineIndex, Phase};
+use serde_json::{Map, Value, json};
+
+/// The level our toolchain declares: everything up to Extended is implemented;
+/// the interpreter refuses Tier 1 (CAL-E044) and has no streaming, so Evolve
+/// and Full are not claimed (their cases are still run and reported).
+pub const DECLARED_LEVEL: Level = Level::Extended;
+
+/// The reference toolchain, in-process.
+#[derive(Default)]
+pub struct InProcess {
+    fixtures: Fixtures,
+}
+
+impl InProcess {
+    /// A fresh instance with no fixture loaded.
+    pub fn new() -> Self {
+        InProcess::default()
+    }
+}
+
+impl Implementation for InProcess {
+    fn hello(&mut self) -> Result<Hello, String> {
+        Ok(hello())
+    }
+
+    fn request(&mut self, request: &Request) -> Answer {
+        match request {
+            Request::Parse { query, query_hex } => match (query, query_hex) {
+                (Some(q), None) => Answer::Ok(parse(q.as_bytes())),
+                (None, Some(h)) => match decode_hex(h) {
+                    Some(bytes) => Answer::Ok(parse(&bytes)),
+                    None => Answer::Errored("query_hex is not valid hex".into()),
+                },
+                _ => Answer::Errored("a parse request has exactly one of query and query_hex".into()),
+            },
+            Request::Serialize { query, json } => match (query, json) {
+                (Some(q), None) => Answer::Ok(text_to_json(q)),
+                (None, Some(j)) => Answer::Ok(json_to_text(j)),
+                _ => Answer::Errored("a serialize request has exactly one of query and json".into()),
+            },
+            Request::LoadFixture { name, path } => self.fixtures.load(name, std::path::Path::new(path)),
+            Request::Execute { fixture, query, clock, params, capability } => {
+                self.fixtures.execute(fixture, query, clock, params, capability.as_deref())
+            }
+            Request::MgEncode { grain } => Answer::Ok(mg_encode(grain)),
+            Request::MgDecode { hex } => match decode_hex(hex) {
+                Some(bytes) => Answer::Ok(mg_decode(&bytes)),
+                None => Answer::Errored("hex is not valid hex".into()),
+            },
+        }
+    }
+}
+
+/// Our `hello`: the declared level and every configurable limit of the grammar's table.
+pub fn hello() -> Hello {
+    let limits: Map<String, Value> = LIMITS
+        .iter()
+        .filter(|l: &&LimitInfo| l.configurable)
+        .map(|l| (l.name.to_string(), Value::from(l.value)))
+        .collect();
+    Hello {
+        name: "cal (reference toolchain)".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        level: DECLARED_LEVEL,
+        limits,
+    }
+}
+
+/// The case-file phase of a diagnostic: the registry's earliest phase for its code.
+pub fn phase_of(d: &Diagnostic) -> &'static str {
+    match d.code.info().phase {
+        Phase::Prelex => "lex",
+        Phase::Parse => "parse",
+        Phase::Check => "check",
+        Phase::Execute => "execute",
+    }
+}
+
+/// The parse result: acceptance, JSON form and canonical text when accepted, every diagnostic.
+fn parse(bytes: &[u8]) -> Value {
+    let analysis = cal_checker::analyze_bytes(bytes, None);
+    let text = String::from_utf8_lossy(bytes);
+    let index = LineIndex::new(&text);
+    let diagnostics: Vec<Value> = analysis
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let mut j = d.to_json(&index);
+            j["phase"] = phase_of(d).into();
+            j
+        })
+        .collect();
+    let accept = !analysis.has_errors();
+    let mut out = json!({ "accept": accept, "diagnostics": diagnostics });
+    if let (true, Some(doc)) = (accept, &analysis.document) {
+        out["json"] = cal_parser::json::document_to_json(doc);
+        out["canonical"] = canonical(&cal_parser::print::document_to_text(doc)).into();
+    }
+    out
+}
+
+/// The printer ends a document with a newline; the canonical form of a query has none.
+fn canonical(text: &str) -> String {
+    text.strip_suffix('\n').unwrap_or(text).to_string()
+}
+
+fn text_to_json(query: &str) -> Value {
+    let parsed = cal_parser::parse_document(query);
+    match (parsed.has_errors(), parsed.ast) {
+        (false, Some(doc)) => json!({ "json": cal_parser::json::document_to_json(&doc) }),
+        _ => error_object(parsed.diagnostics.iter().find(|d| d.is_error())),
+    }
+}
+
+fn json_to_text(json: &Value) -> Value {
+    match cal_parser::json::document_from_json(json) {
+        Ok(doc) => json!({ "text": canonical(&cal_parser::print::document_to_text(&doc)) }),
+        Err(diags) => error_object(diags.first()),
+    }
+}
+
+/// `{"error": {"code", "message", "pointer"?}}`; the JSON form's diagnostics name their pointer in the message.
+fn error_object(d: Option<&Diagnostic>) -> Value {
+    let Some(d) = d else {
+        return json!({ "error": { "code": "CAL-E002", "message": "rejected without a diagnostic" } });
+    };
+    let mut e = json!({ "code": d.code.as_str(), "message": d.message });
+    if let Some(pointer) = pointer_in(&d.message) {
+        e["pointer"] = pointer.into();
+    }
+    json!({ "error": e })
+}
+
+/// The JSON pointer quoted in a JSON-form diagnostic ("… at `/where/0/op`: …").
+fn pointer_in(message: &str) -> Option<String> {
+    let rest = message.split_once("at `")?.1;
+    let pointer = rest.split_once('`')?.0;
+    pointer.starts_with('/').then(|| pointer.to_string()).or_else(|| pointer.is_empty().then(String::new))
+}
+
+fn mg_encode(grain: &Value) -> Value {
+    match oms::Grain::from_json(grain).and_then(|g| g.encode()) {
+        Ok(blob) => json!({ "hex": encode_hex(&blob.bytes), "address": blob.address.to_hex() }),
+        Err(e) => json!({ "error": e.code() }),
+    }
+}
+
+fn mg_decode(bytes: &[u8]) -> Value {
+    match oms::decode(bytes) {
+        Ok(grain) => json!({ "grain": grain.to_json(), "address": oms::ContentAddress::of(bytes).to_hex() }),
+        Err(e) => json!({ "error": e.code() }),
+    }
+}

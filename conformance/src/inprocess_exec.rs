@@ -1,0 +1,164 @@
+//! Execution for the in-process implementation: fixture stores loaded once
+//! and shared by every case that names them, an injected clock per request,
+//! the capability token applied as the interpreter's confinement, and the
+//! store digest (`cal_interp::store_digest`) taken before and after.
+
+use crate::protocol::Answer;
+use cal_checker::Params;
+use cal_grammar::Diagnostic;
+use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade, Timing, diagnostic_json};
+use oms::store::{Store, StoreConfig};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// A loaded fixture: the store, the clock cell its configuration reads, and its digest.
+struct Fixture {
+    store: Arc<Store>,
+    clock: Arc<AtomicI64>,
+    digest: String,
+}
+
+/// The fixtures loaded so far, by name.
+#[derive(Default)]
+pub(crate) struct Fixtures {
+    loaded: HashMap<String, Fixture>,
+}
+
+impl Fixtures {
+    /// Loads `path` as `name` (loading the same name again replaces it).
+    pub(crate) fn load(&mut self, name: &str, path: &Path) -> Answer {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return Answer::Errored(format!("cannot read {}: {e}", path.display())),
+        };
+        let clock = Arc::new(AtomicI64::new(0));
+        let reader = Arc::clone(&clock);
+        let config = StoreConfig {
+            clock: Arc::new(move || reader.load(Ordering::SeqCst)),
+            track_access: false,
+            ..StoreConfig::default()
+        };
+        match Store::load(&bytes, config) {
+            Ok(store) => {
+                let digest = cal_interp::store_digest(&store);
+                let grains = store.len();
+                self.loaded.insert(name.to_string(), Fixture { store: Arc::new(store), clock, digest });
+                Answer::Ok(json!({ "grains": grains }))
+            }
+            Err(e) => Answer::Errored(format!("{}: {e} ({})", path.display(), e.code())),
+        }
+    }
+
+    /// Runs one query against a loaded fixture.
+    pub(crate) fn execute(
+        &mut self,
+        fixture: &str,
+        query: &str,
+        clock: &str,
+        params: &Map<String, Value>,
+        capability: Option<&str>,
+    ) -> Answer {
+        let Some(f) = self.loaded.get_mut(fixture) else {
+            return Answer::Errored(format!("fixture {fixture:?} is not loaded"));
+        };
+        let Some(now_ms) = oms::time::parse_rfc3339_ms(clock) else {
+            return Answer::Errored(format!("clock {clock:?} is not RFC 3339"));
+        };
+        f.clock.store(now_ms, Ordering::SeqCst);
+        let token = Capability::parse(capability);
+        let mut bound = Params::from_json_object(params);
+        if let Some(user) = &token.user {
+            if bound.get(cal_planner_user_param()).is_none() {
+                bound.bind(cal_planner_user_param(), Value::String(user.clone()));
+            }
+        }
+        let before = f.digest.clone();
+        let response = run(&f.store, query, now_ms, &bound, &token);
+        let after = cal_interp::store_digest(&f.store);
+        // A changed store is reported by the comparison; keep the new state as the baseline.
+        f.digest = after.clone();
+        Answer::Ok(json!({ "response": response, "store_digest_before": before, "store_digest_after": after }))
+    }
+}
+
+/// The parameter the planner binds `MY` and `$current_user_id` to (§9.5).
+fn cal_planner_user_param() -> &'static str {
+    "current_user_id"
+}
+
+/// What the runner's `capability` carries for us: a §18.1 token as JSON text, or a bare namespace.
+#[derive(Default)]
+struct Capability {
+    namespace: Option<String>,
+    user: Option<String>,
+    tier1: bool,
+}
+
+impl Capability {
+    fn parse(text: Option<&str>) -> Capability {
+        let Some(text) = text else { return Capability::default() };
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(token)) => Capability {
+                namespace: token.get("namespace").and_then(Value::as_str).map(str::to_string),
+                user: token.get("user_id").and_then(Value::as_str).map(str::to_string),
+                tier1: token.get("tier").and_then(Value::as_u64) == Some(1),
+            },
+            _ => Capability { namespace: Some(text.to_string()), ..Capability::default() },
+        }
+    }
+}
+
+/// Parses, checks and runs one query; static errors become an error response like a run-time one.
+fn run(store: &Arc<Store>, query: &str, now_ms: i64, params: &Params, token: &Capability) -> Value {
+    let analysis = cal_checker::analyze(query, Some(params));
+    let warnings: Vec<Value> = analysis.diagnostics.iter().filter(|d| !d.is_error()).map(diagnostic_json).collect();
+    if let Some(first) = analysis.diagnostics.iter().find(|d| d.is_error()) {
+        return static_error(first, warnings);
+    }
+    let Some(doc) = analysis.document else {
+        return json!({ "error": { "code": "CAL-E014", "message": "no query" } });
+    };
+    let [q] = doc.queries.as_slice() else {
+        return json!({ "error": { "code": "CAL-E002", "message": "an execute case holds exactly one query" } });
+    };
+    let config =
+        InterpConfig { namespace: token.namespace.clone(), tier1_enabled: token.tier1, ..InterpConfig::default() };
+    let interp = Interpreter::new(OmsFacade::new(Arc::clone(store)), config);
+    let opts = ExecOptions {
+        now_ms,
+        user: token.user.clone(),
+        params: params.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        timing: Timing::Fixed(0),
+        ..ExecOptions::default()
+    };
+    let mut response = interp.execute(q, &opts).json;
+    if !warnings.is_empty() {
+        merge_warnings(&mut response, warnings);
+    }
+    response
+}
+
+/// A static error in the shape of the §14.1 envelope's `error` member.
+fn static_error(d: &Diagnostic, warnings: Vec<Value>) -> Value {
+    let mut r = json!({ "_cal": { "version": cal_interp::CAL_VERSION }, "error": diagnostic_json(d) });
+    if !warnings.is_empty() {
+        r["_cal"]["warnings"] = Value::Array(warnings);
+    }
+    r
+}
+
+/// Static warnings join the run's own in `_cal.warnings`, without duplicates.
+fn merge_warnings(response: &mut Value, warnings: Vec<Value>) {
+    let Some(cal) = response.get_mut("_cal").and_then(Value::as_object_mut) else { return };
+    let list = cal.entry("warnings").or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(items) = list {
+        for w in warnings {
+            if !items.iter().any(|i| i.get("code") == w.get("code")) {
+                items.push(w);
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Reports: the JSON-lines report (a header line, one line per case, a
+//! closing summary line), the summary as JSON, and the human summary table.
+
+use crate::certify::Summary;
+use crate::protocol::Hello;
+use crate::runner::{Outcome, Status};
+use serde_json::{Value, json};
+use std::fmt::Write;
+
+/// The report format's version (`header.report_version`).
+pub const REPORT_VERSION: u64 = 1;
+
+/// The header line: who was tested, with which corpus.
+pub fn header(hello: &Hello, cases: usize, corpus_errors: usize) -> Value {
+    json!({
+        "type": "header",
+        "report_version": REPORT_VERSION,
+        "suite": "cal-conformance",
+        "suite_version": env!("CARGO_PKG_VERSION"),
+        "implementation": { "name": hello.name, "version": hello.version, "declared_level": hello.level.as_str(), "limits": hello.limits },
+        "cases": cases,
+        "corpus_errors": corpus_errors,
+    })
+}
+
+/// One case's line.
+pub fn case_line(o: &Outcome) -> Value {
+    let mut line = json!({
+        "type": "case",
+        "id": o.id,
+        "kind": o.kind.as_str(),
+        "level": o.level.as_str(),
+        "status": o.status.as_str(),
+    });
+    if o.should_case {
+        line["should"] = true.into();
+    }
+    if o.generated {
+        line["generated"] = true.into();
+    }
+    if !o.mismatches.is_empty() {
+        line["failures"] = serde_json::to_value(&o.mismatches).unwrap_or_default();
+    }
+    if !o.should.is_empty() {
+        line["should_checks"] = serde_json::to_value(&o.should).unwrap_or_default();
+    }
+    if let Some(m) = &o.message {
+        line["message"] = m.clone().into();
+    }
+    line
+}
+
+/// The summary as JSON: declared and certified level, per-level counts, SHOULD score, failures.
+pub fn summary_json(s: &Summary, outcomes: &[Outcome]) -> Value {
+    let levels: serde_json::Map<String, Value> =
+        s.levels.iter().map(|(l, c)| (l.as_str().to_string(), serde_json::to_value(c).unwrap_or_default())).collect();
+    let failures: Vec<Value> = outcomes.iter().filter(|o| o.status != Status::Passed).map(case_line).collect();
+    json!({
+        "type": "summary",
+        "declared_level": s.declared.as_str(),
+        "certified_level": s.certified.map(|l| l.as_str()),
+        "declared_certified": s.declared_certified(),
+        "total": s.total,
+        "levels": levels,
+        "should": s.should,
+        "failures": failures,
+    })
+}
+
+/// The whole JSON-lines report.
+pub fn jsonl(hello: &Hello, outcomes: &[Outcome], summary: &Summary, corpus_errors: usize) -> String {
+    let mut out = String::new();
+    let mut line = |v: &Value| {
+        out.push_str(&v.to_string());
+        out.push('\n');
+    };
+    line(&header(hello, outcomes.len(), corpus_errors));
+    for o in outcomes {
+        line(&case_line(o));
+    }
+    let mut s = summary_json(summary, outcomes);
+    // The per-case lines already hold every failure; the closing line keeps the counts only.
+    if let Value::Object(m) = &mut s {
+        m.remove("failures");
+    }
+    line(&s);
+    out
+}
+
+/// The human summary: a table per level, the SHOULD score, then up to `max_failures` failures.
+pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "CAL conformance — {} {}", hello.name, hello.version);
+    let certified = s.certified.map_or("none".to_string(), |l| l.as_str().to_string());
+    let _ = writeln!(out, "declared level: {}    certified level: {certified}\n", s.declared);
+    let _ = writeln!(
+        out,
+        "{:<10} {:>9} {:>8} {:>8} {:>8} {:>8}  certified",
+        "level", "required", "passed", "failed", "skipped", "errored"
+    );
+    for (level, c) in &s.levels {
+        let mark = match s.certified {
+            Some(top) if *level <= top => "yes",
+            _ => "no",
+        };
+        let _ = writeln!(
+            out,
+            "{:<10} {:>9} {:>8} {:>8} {:>8} {:>8}  {mark}",
+            level.as_str(),
+            c.required,
+            c.passed,
+            c.failed,
+            c.skipped,
+            c.errored
+        );
+    }
+    let sh = &s.should;
+    let _ = writeln!(
+        out,
+        "\nSHOULD: {}/{} cases, {}/{} checks (positions, suggestions, examples, pointers)",
+        sh.cases_passed, sh.cases, sh.checks_passed, sh.checks
+    );
+    let failing: Vec<&Outcome> = outcomes.iter().filter(|o| o.status != Status::Passed).collect();
+    if !failing.is_empty() {
+        let _ = writeln!(out, "\n{} case(s) not passed:", failing.len());
+        for o in failing.iter().take(max_failures) {
+            let _ = writeln!(out, "  {} [{} {}] {}", o.id, o.kind.as_str(), o.level, o.status.as_str());
+            for m in &o.mismatches {
+                let _ = writeln!(out, "      {}: expected {}, got {}", m.what, short(&m.expected), short(&m.actual));
+            }
+            if let Some(msg) = &o.message {
+                let _ = writeln!(out, "      {msg}");
+            }
+        }
+        if failing.len() > max_failures {
+            let _ = writeln!(out, "  … and {} more (see --report)", failing.len() - max_failures);
+        }
+    }
+    out
+}
+
+/// A value on one line, cut to a readable length (on a character boundary).
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    match s.char_indices().nth(160) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}

@@ -1,0 +1,233 @@
+//! The runner: sends every case to an [`Implementation`] and judges the
+//! answers. Execute cases load their fixture once (the first time a case
+//! names it); a fixture that does not exist or does not load makes its cases
+//! `errored`, not the run.
+
+use crate::case::{Body, Case, Flag, Kind, Level, MgCase, WireCase};
+use crate::compare::{self, Judgement, Mismatch, ShouldCheck, json_eq};
+use crate::implementation::Implementation;
+use crate::protocol::Answer;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// What became of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every required check held.
+    Passed,
+    /// A required check did not hold.
+    Failed,
+    /// The implementation declined the request (a feature it does not have).
+    Skipped,
+    /// No usable answer: crash, timeout, malformed message, missing fixture.
+    Errored,
+}
+
+impl Status {
+    /// The word used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::Skipped => "skipped",
+            Status::Errored => "errored",
+        }
+    }
+}
+
+/// The outcome of one case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The case id.
+    pub id: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// Its level.
+    pub level: Level,
+    /// Whether it is a SHOULD case (never gates certification).
+    pub should_case: bool,
+    /// Whether it was generated.
+    pub generated: bool,
+    /// The verdict.
+    pub status: Status,
+    /// Required checks that failed.
+    pub mismatches: Vec<Mismatch>,
+    /// SHOULD checks.
+    pub should: Vec<ShouldCheck>,
+    /// Why the case was skipped or errored.
+    pub message: Option<String>,
+}
+
+/// How a run is configured.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Where fixture stores live: `<dir>/<name>.mg`.
+    pub fixtures_dir: PathBuf,
+    /// Only cases at or below this level are run (all when `None`).
+    pub max_level: Option<Level>,
+}
+
+/// Runs every case (in order) and returns one outcome per case run.
+pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> Vec<Outcome> {
+    let mut fixtures: HashMap<String, Result<(), String>> = HashMap::new();
+    let mut out = Vec::with_capacity(cases.len());
+    for case in cases {
+        if opts.max_level.is_some_and(|max| case.level > max) {
+            continue;
+        }
+        out.push(run_case(imp, case, opts, &mut fixtures));
+    }
+    out
+}
+
+/// Runs one case.
+pub fn run_case(
+    imp: &mut dyn Implementation,
+    case: &Case,
+    opts: &RunOptions,
+    fixtures: &mut HashMap<String, Result<(), String>>,
+) -> Outcome {
+    let verdict = match &case.body {
+        Body::Parse(p) => imp.parse(&p.query).map(|r| compare::parse(&p.expect, &r)),
+        Body::Wire(w) => wire(imp, w),
+        Body::Execute(e) => {
+            let ready = fixtures.entry(e.fixture.clone()).or_insert_with(|| load(imp, &opts.fixtures_dir, &e.fixture));
+            match ready {
+                Err(message) => Verdict::Errored(message.clone()),
+                Ok(()) => {
+                    let answer = imp.execute(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref());
+                    let ordered = !case.has_flag(Flag::Nondeterministic);
+                    // A crashed adapter restarts without its fixtures: load again on next use.
+                    if matches!(answer, Answer::Errored(_)) {
+                        fixtures.remove(&e.fixture);
+                    }
+                    answer.map(|r| compare::execute(&e.expect, &r, ordered))
+                }
+            }
+        }
+        Body::Mg(m) => mg(imp, m),
+    };
+    let (status, judgement, message) = match verdict {
+        Verdict::Judged(j) if j.mismatches.is_empty() => (Status::Passed, j, None),
+        Verdict::Judged(j) => (Status::Failed, j, None),
+        Verdict::Skipped(m) => (Status::Skipped, Judgement::default(), Some(m)),
+        Verdict::Errored(m) => (Status::Errored, Judgement::default(), Some(m)),
+    };
+    Outcome {
+        id: case.id.clone(),
+        kind: case.kind(),
+        level: case.level,
+        should_case: case.is_should(),
+        generated: case.has_flag(Flag::Generated),
+        status,
+        mismatches: judgement.mismatches,
+        should: judgement.should,
+        message,
+    }
+}
+
+fn load(imp: &mut dyn Implementation, dir: &std::path::Path, name: &str) -> Result<(), String> {
+    let path = dir.join(format!("{name}.mg"));
+    if !path.is_file() {
+        return Err(format!("fixture {name:?} not found at {}", path.display()));
+    }
+    let path = path.canonicalize().unwrap_or(path);
+    match imp.load_fixture(name, &path) {
+        Answer::Ok(_) => Ok(()),
+        Answer::Skipped(m) => Err(format!("load_fixture skipped: {m}")),
+        Answer::Errored(m) => Err(format!("load_fixture failed: {m}")),
+    }
+}
+
+/// An answer turned into a judgement, or why there is none.
+enum Verdict {
+    Judged(Judgement),
+    Skipped(String),
+    Errored(String),
+}
+
+impl Answer {
+    fn map(self, f: impl FnOnce(Value) -> Judgement) -> Verdict {
+        match self {
+            Answer::Ok(v) => Verdict::Judged(f(v)),
+            Answer::Skipped(m) => Verdict::Skipped(m),
+            Answer::Errored(m) => Verdict::Errored(m),
+        }
+    }
+}
+
+/// Runs the requests of one step and continues with its result.
+macro_rules! step {
+    ($answer:expr) => {
+        match $answer {
+            Answer::Ok(v) => v,
+            Answer::Skipped(m) => return Verdict::Skipped(m),
+            Answer::Errored(m) => return Verdict::Errored(m),
+        }
+    };
+}
+
+fn wire(imp: &mut dyn Implementation, w: &WireCase) -> Verdict {
+    let mut j = Judgement::default();
+    match w {
+        WireCase::TextToJson { query, json } => {
+            let r = step!(imp.serialize_text(query));
+            let actual = r.get("json").cloned().unwrap_or_else(|| r.clone());
+            j.require("json", json_eq(json, &actual), json.clone(), actual);
+            // The other direction: the expected JSON prints to a text that reads back as the same JSON.
+            let t = step!(imp.serialize_json(json));
+            match t.get("text").and_then(Value::as_str) {
+                Some(text) => {
+                    let back = step!(imp.serialize_text(text));
+                    let back = back.get("json").cloned().unwrap_or(back);
+                    j.require("round trip json→text→json", json_eq(json, &back), json.clone(), back);
+                }
+                None => j.require("json→text", false, json!("a text"), t),
+            }
+        }
+        WireCase::JsonToText { json, text } => {
+            let r = step!(imp.serialize_json(json));
+            let actual = r.get("text").cloned().unwrap_or_else(|| r.clone());
+            j.require("text", actual.as_str() == Some(text), json!(text), actual);
+        }
+        WireCase::JsonRejected { json, code, pointer } => {
+            let r = step!(imp.serialize_json(json));
+            let actual = r.pointer("/error/code").cloned();
+            j.require("error", actual.as_ref().and_then(Value::as_str) == Some(code), json!(code), r.clone());
+            if let Some(p) = pointer {
+                j.should("pointer", r.pointer("/error/pointer").and_then(Value::as_str) == Some(p));
+            }
+        }
+    }
+    Verdict::Judged(j)
+}
+
+fn mg(imp: &mut dyn Implementation, m: &MgCase) -> Verdict {
+    let mut j = Judgement::default();
+    match m {
+        MgCase::Encode { grain, hex, address } => {
+            let r = step!(imp.mg_encode(grain));
+            let got_hex = r.get("hex").and_then(Value::as_str).map(str::to_ascii_lowercase);
+            j.require("hex", got_hex.as_deref() == Some(hex), json!(hex), r.get("hex").cloned().unwrap_or(r.clone()));
+            let got = r.get("address").cloned().unwrap_or(Value::Null);
+            j.require("address", got.as_str() == Some(address), json!(address), got);
+        }
+        MgCase::Decode { hex, grain, address } => {
+            let r = step!(imp.mg_decode(hex));
+            let got = r.get("grain").cloned().unwrap_or_else(|| r.clone());
+            j.require("grain", json_eq(grain, &got), grain.clone(), got);
+            if let Some(a) = address {
+                let got = r.get("address").cloned().unwrap_or(Value::Null);
+                j.require("address", got.as_str() == Some(a), json!(a), got);
+            }
+        }
+        MgCase::Reject { hex, error } => {
+            let r = step!(imp.mg_decode(hex));
+            let got = r.get("error").cloned().unwrap_or_else(|| r.clone());
+            j.require("error", got.as_str() == Some(error), json!(error), got);
+        }
+    }
+    Verdict::Judged(j)
+}

@@ -1,0 +1,285 @@
+//! Corpus statistics (`cal conformance stats`): size per kind, level and
+//! flag; reject cases per error code of the registry (codes with fewer than
+//! [`MIN_CASES_PER_CODE`] are listed); accepted cases per keyword, WITH
+//! option and EBNF production; boundary coverage of every §17.3 limit.
+//!
+//! Every list of things to cover comes from `cal-grammar` (codes, keywords,
+//! WITH options, the EBNF text, the LIMITS table), never from a copy.
+//! Production coverage is measured through keywords: a production counts the
+//! accepted cases that use one of the keyword terminals of its right-hand
+//! side; productions without keyword terminals are listed as not measurable.
+
+use crate::case::{Body, Case, Flag, Level, ParseExpect, QueryInput, WireCase};
+use cal_grammar::limits::LIMITS;
+use cal_grammar::{Code, Keyword, WithOptionName};
+use cal_lexer::Token;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// The issue's bar: reject cases per error code.
+pub const MIN_CASES_PER_CODE: usize = 10;
+/// The issue's bar: accept cases per production, keyword and WITH option.
+pub const MIN_ACCEPTS: usize = 3;
+
+/// What `stats` measures.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Cases in all.
+    pub total: usize,
+    /// Generated cases among them.
+    pub generated: usize,
+    /// SHOULD cases among them.
+    pub should: usize,
+    /// Per kind.
+    pub per_kind: BTreeMap<&'static str, usize>,
+    /// Per level.
+    pub per_level: BTreeMap<&'static str, usize>,
+    /// Reject (or expected-error) cases per registry code, every code listed.
+    pub per_code: BTreeMap<&'static str, usize>,
+    /// Accepted parse cases per keyword.
+    pub per_keyword: BTreeMap<&'static str, usize>,
+    /// Accepted parse cases per WITH option.
+    pub per_with_option: BTreeMap<&'static str, usize>,
+    /// Accepted parse cases per EBNF production (through its keyword terminals).
+    pub per_production: BTreeMap<String, usize>,
+    /// Productions whose right-hand side has no keyword terminal.
+    pub unmeasured_productions: Vec<String>,
+    /// §17.3 limits: name → (generated boundary cases, hand-written cases tagged with the name).
+    pub limits: BTreeMap<&'static str, (usize, usize)>,
+}
+
+/// Measures a corpus.
+pub fn measure(cases: &[Case]) -> Stats {
+    let mut s = Stats { total: cases.len(), ..Stats::default() };
+    for code in Code::ALL {
+        s.per_code.insert(code.as_str(), 0);
+    }
+    for k in Keyword::ALL {
+        s.per_keyword.insert(k.as_str(), 0);
+    }
+    for w in WithOptionName::ALL {
+        s.per_with_option.insert(w.as_str(), 0);
+    }
+    let productions = productions(cal_grammar::EBNF);
+    for (name, kws) in &productions {
+        if kws.is_empty() {
+            s.unmeasured_productions.push(name.clone());
+        } else {
+            s.per_production.insert(name.clone(), 0);
+        }
+    }
+    for l in LIMITS.iter().filter(|l| l.section.split(',').any(|x| x.trim() == "17.3")) {
+        s.limits.insert(l.name, (0, 0));
+    }
+    for case in cases {
+        *s.per_kind.entry(case.kind().as_str()).or_default() += 1;
+        *s.per_level.entry(case.level.as_str()).or_default() += 1;
+        s.generated += usize::from(case.has_flag(Flag::Generated));
+        s.should += usize::from(case.is_should());
+        if let Some(code) = expected_code(case) {
+            if let Some(n) = s.per_code.get_mut(code) {
+                *n += 1;
+            }
+        }
+        for tag in &case.tags {
+            if let Some((gen_count, hand)) = s.limits.get_mut(tag.as_str()) {
+                if case.has_flag(Flag::Generated) {
+                    *gen_count += 1;
+                } else {
+                    *hand += 1;
+                }
+            }
+        }
+        if let Some(text) = accepted_text(case) {
+            count_words(&mut s, &productions, text);
+        }
+    }
+    s
+}
+
+/// The code a case expects to be reported, if it expects a rejection.
+fn expected_code(case: &Case) -> Option<&str> {
+    match &case.body {
+        Body::Parse(p) => match &p.expect {
+            ParseExpect::Reject { code, .. } => Some(code),
+            ParseExpect::Accept { .. } => None,
+        },
+        Body::Wire(WireCase::JsonRejected { code, .. }) => Some(code),
+        Body::Execute(e) => e.expect.error.as_deref(),
+        _ => None,
+    }
+}
+
+/// The query of an accepted parse case (or a text→JSON wire case).
+fn accepted_text(case: &Case) -> Option<&str> {
+    match &case.body {
+        Body::Parse(p) => match (&p.query, &p.expect) {
+            (QueryInput::Text(t), ParseExpect::Accept { .. }) => Some(t),
+            _ => None,
+        },
+        Body::Wire(WireCase::TextToJson { query, .. }) => Some(query),
+        _ => None,
+    }
+}
+
+fn count_words(s: &mut Stats, productions: &[(String, Vec<&'static str>)], text: &str) {
+    let lexed = cal_lexer::lex(text);
+    let mut keywords: BTreeSet<&'static str> = BTreeSet::new();
+    let mut options: BTreeSet<&'static str> = BTreeSet::new();
+    let mut after_with = false;
+    for (t, _) in &lexed.tokens {
+        match t {
+            Token::Kw(k) => {
+                keywords.insert(k.as_str());
+                after_with |= *k == Keyword::With;
+            }
+            Token::Ident(w) if after_with => {
+                if let Some(o) = WithOptionName::from_word(w) {
+                    options.insert(o.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+    for k in &keywords {
+        *s.per_keyword.entry(k).or_default() += 1;
+    }
+    for o in options {
+        *s.per_with_option.entry(o).or_default() += 1;
+    }
+    for (name, kws) in productions {
+        if !kws.is_empty() && kws.iter().any(|k| keywords.contains(k)) {
+            *s.per_production.entry(name.clone()).or_default() += 1;
+        }
+    }
+}
+
+/// The productions of the EBNF (`name = … ;`) with the keyword terminals of their right-hand sides.
+pub fn productions(ebnf: &str) -> Vec<(String, Vec<&'static str>)> {
+    let text = strip_comments(ebnf);
+    let mut out = Vec::new();
+    for rule in text.split(';') {
+        let Some((lhs, rhs)) = rule.split_once('=') else { continue };
+        let name = lhs.trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let kws: Vec<&'static str> = rhs
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter_map(|t| Keyword::ALL.iter().find(|k| k.as_str() == t).map(|k| k.as_str()))
+            .collect();
+        out.push((name.to_string(), kws));
+    }
+    out
+}
+
+/// The EBNF without `(* … *)` comments and without quoted terminals' `;` and `=` confusing the split.
+fn strip_comments(ebnf: &str) -> String {
+    let mut out = String::with_capacity(ebnf.len());
+    let mut rest = ebnf;
+    while let Some(i) = rest.find("(*") {
+        out.push_str(&rest[..i]);
+        rest = rest[i..].find("*)").map_or("", |j| &rest[i + j + 2..]);
+    }
+    out.push_str(rest);
+    // Quoted ";" and "=" are terminals, not rule punctuation.
+    out.replace("\";\"", "\"SEMI\"").replace("\"=\"", "\"EQ\"")
+}
+
+impl Stats {
+    /// Codes with fewer than [`MIN_CASES_PER_CODE`] cases.
+    pub fn thin_codes(&self) -> Vec<(&'static str, usize)> {
+        self.per_code.iter().filter(|(_, n)| **n < MIN_CASES_PER_CODE).map(|(c, n)| (*c, *n)).collect()
+    }
+
+    /// The statistics as JSON.
+    pub fn to_json(&self) -> Value {
+        let under = |m: &BTreeMap<&'static str, usize>| -> Vec<Value> {
+            m.iter().filter(|(_, n)| **n < MIN_ACCEPTS).map(|(k, n)| json!({ "name": k, "cases": n })).collect()
+        };
+        let limits: Map<String, Value> = self
+            .limits
+            .iter()
+            .map(|(k, (g, h))| (k.to_string(), json!({ "generated": g, "hand_written": h })))
+            .collect();
+        json!({
+            "total": self.total,
+            "generated": self.generated,
+            "hand_written": self.total - self.generated,
+            "should": self.should,
+            "per_kind": self.per_kind,
+            "per_level": self.per_level,
+            "per_code": self.per_code,
+            "codes_under_minimum": self.thin_codes().iter().map(|(c, n)| json!({ "code": c, "cases": n })).collect::<Vec<_>>(),
+            "per_keyword": self.per_keyword,
+            "keywords_under_minimum": under(&self.per_keyword),
+            "per_with_option": self.per_with_option,
+            "with_options_under_minimum": under(&self.per_with_option),
+            "per_production": self.per_production,
+            "productions_under_minimum": self.per_production.iter().filter(|(_, n)| **n < MIN_ACCEPTS).map(|(k, n)| json!({ "name": k, "cases": n })).collect::<Vec<_>>(),
+            "productions_not_measured": self.unmeasured_productions,
+            "limits_17_3": limits,
+        })
+    }
+
+    /// The statistics as readable text.
+    pub fn to_text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "corpus: {} cases ({} hand-written, {} generated, {} SHOULD)",
+            self.total,
+            self.total - self.generated,
+            self.generated,
+            self.should
+        );
+        let _ = writeln!(o, "per kind:  {}", pairs(self.per_kind.iter().map(|(k, n)| (k.to_string(), *n))));
+        let levels =
+            Level::ALL.iter().map(|l| (l.as_str().to_string(), self.per_level.get(l.as_str()).copied().unwrap_or(0)));
+        let _ = writeln!(o, "per level: {}", pairs(levels));
+        let covered = self.per_code.values().filter(|n| **n > 0).count();
+        let _ = writeln!(
+            o,
+            "\nerror codes: {covered}/{} have a case; {} have fewer than {MIN_CASES_PER_CODE}:",
+            self.per_code.len(),
+            self.thin_codes().len()
+        );
+        let _ = writeln!(o, "  {}", pairs(self.thin_codes().into_iter().map(|(c, n)| (c.to_string(), n))));
+        let section = |o: &mut String, title: &str, m: &mut dyn Iterator<Item = (String, usize)>| {
+            let all: Vec<(String, usize)> = m.collect();
+            let thin: Vec<(String, usize)> = all.iter().filter(|(_, n)| *n < MIN_ACCEPTS).cloned().collect();
+            let _ = writeln!(
+                o,
+                "\n{title}: {}/{} have at least {MIN_ACCEPTS} accepted cases; under:",
+                all.len() - thin.len(),
+                all.len()
+            );
+            let _ = writeln!(o, "  {}", pairs(thin.into_iter()));
+        };
+        section(&mut o, "keywords", &mut self.per_keyword.iter().map(|(k, n)| (k.to_string(), *n)));
+        section(&mut o, "WITH options", &mut self.per_with_option.iter().map(|(k, n)| (k.to_string(), *n)));
+        section(
+            &mut o,
+            "productions (by keyword terminals)",
+            &mut self.per_production.iter().map(|(k, n)| (k.clone(), *n)),
+        );
+        let _ = writeln!(o, "  not measurable by keyword: {}", self.unmeasured_productions.len());
+        let _ = writeln!(o, "\n§17.3 limits (generated boundary cases / hand-written cases tagged with the limit):");
+        for (name, (g, h)) in &self.limits {
+            let _ = writeln!(
+                o,
+                "  {name:<28} {g:>3} / {h:<3}{}",
+                if *g >= 2 || *h >= 2 { "" } else { "  ← no boundary pair" }
+            );
+        }
+        o
+    }
+}
+
+fn pairs(items: impl Iterator<Item = (String, usize)>) -> String {
+    let v: Vec<String> = items.map(|(k, n)| format!("{k} {n}")).collect();
+    if v.is_empty() { "(none)".into() } else { v.join(", ") }
+}

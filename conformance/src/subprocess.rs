@@ -1,0 +1,174 @@
+//! Any implementation behind the JSON-lines protocol (`PROTOCOL.md`): the
+//! adapter command runs as a subprocess (through `sh -c`), one request per
+//! line on its stdin, one answer per line on its stdout. Each request has a
+//! timeout; an adapter that hangs is killed, one that exits is restarted on
+//! the next request (with `hello` again and its fixtures reloaded), and a
+//! message that is not valid JSON or breaks its schema is an `errored` answer.
+
+use crate::implementation::Implementation;
+use crate::protocol::{Answer, Hello, Request, hello_request};
+use crate::protocol_schema::validate;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+/// The default timeout per request.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A running adapter process.
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Option<String>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An implementation reached through the protocol.
+pub struct Subprocess {
+    command: String,
+    timeout: Duration,
+    running: Option<Running>,
+    next_id: u64,
+    /// `load_fixture` requests that succeeded, replayed after a restart.
+    fixtures: Vec<Request>,
+    /// How many times the adapter was (re)started.
+    starts: usize,
+}
+
+impl Subprocess {
+    /// An adapter started with `sh -c command` when first needed.
+    pub fn new(command: &str, timeout: Duration) -> Self {
+        Subprocess { command: command.to_string(), timeout, running: None, next_id: 1, fixtures: Vec::new(), starts: 0 }
+    }
+
+    /// How many times the adapter process was started (1 + restarts).
+    pub fn starts(&self) -> usize {
+        self.starts
+    }
+
+    fn spawn(&mut self) -> Result<(), String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(&self.command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start the adapter `{}`: {e}", self.command))?;
+        let stdin = child.stdin.take().ok_or("the adapter has no stdin")?;
+        let stdout = child.stdout.take().ok_or("the adapter has no stdout")?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) if l.trim().is_empty() => continue,
+                    Ok(l) => {
+                        if tx.send(Some(l)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(None);
+        });
+        self.running = Some(Running { child, stdin, lines: rx });
+        self.starts += 1;
+        Ok(())
+    }
+
+    /// Sends one line and waits for one line back; on a timeout or exit the process is dropped.
+    fn exchange(&mut self, message: &Value) -> Result<Value, String> {
+        let timeout = self.timeout;
+        let Some(run) = self.running.as_mut() else { return Err("the adapter is not running".into()) };
+        let sent = writeln!(run.stdin, "{message}").and_then(|()| run.stdin.flush());
+        if sent.is_err() {
+            self.running = None;
+            return Err("the adapter closed its input (crashed?)".into());
+        }
+        match run.lines.recv_timeout(timeout) {
+            Ok(Some(line)) => {
+                serde_json::from_str(&line).map_err(|e| format!("the adapter wrote a line that is not JSON ({e})"))
+            }
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                self.running = None;
+                Err("the adapter exited before answering (crash); it will be restarted".into())
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                self.running = None;
+                Err(format!("no answer within {} ms (timeout); the adapter was killed", timeout.as_millis()))
+            }
+        }
+    }
+
+    /// Starts the adapter if needed: spawn, `hello`, and replay of the fixtures loaded before.
+    fn ensure_started(&mut self) -> Result<Option<Hello>, String> {
+        if self.running.is_some() {
+            return Ok(None);
+        }
+        self.spawn()?;
+        let answer = self.exchange(&hello_request())?;
+        validate("hello-response", &answer)?;
+        let hello = Hello::from_message(&answer).ok_or("the hello answer is incomplete")?;
+        for request in self.fixtures.clone() {
+            match self.send(&request) {
+                Answer::Ok(_) => {}
+                Answer::Skipped(m) | Answer::Errored(m) => {
+                    return Err(format!("reloading a fixture after a restart: {m}"));
+                }
+            }
+        }
+        Ok(Some(hello))
+    }
+
+    /// One request on a running adapter, validated against its response schema.
+    fn send(&mut self, request: &Request) -> Answer {
+        let id = self.next_id;
+        self.next_id += 1;
+        let answer = match self.exchange(&request.to_message(id)) {
+            Ok(a) => a,
+            Err(e) => return Answer::Errored(e),
+        };
+        if let Err(e) = validate(&format!("{}-response", request.type_name()), &answer) {
+            return Answer::Errored(e);
+        }
+        if answer.get("id").and_then(Value::as_u64) != Some(id) {
+            self.running = None;
+            return Answer::Errored(format!("the answer's id is not {id}; the adapter was restarted"));
+        }
+        let text = |k: &str| answer.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+        match answer.get("status").and_then(Value::as_str) {
+            Some("ok") => Answer::Ok(answer.get("result").cloned().unwrap_or(Value::Null)),
+            Some("skipped") => Answer::Skipped(text("reason")),
+            _ => Answer::Errored(text("message")),
+        }
+    }
+}
+
+impl Implementation for Subprocess {
+    fn hello(&mut self) -> Result<Hello, String> {
+        self.running = None;
+        self.ensure_started()?.ok_or_else(|| "the adapter did not say hello".to_string())
+    }
+
+    fn request(&mut self, request: &Request) -> Answer {
+        if let Err(e) = self.ensure_started() {
+            self.running = None;
+            return Answer::Errored(e);
+        }
+        let answer = self.send(request);
+        if let (Request::LoadFixture { name, .. }, Answer::Ok(_)) = (request, &answer) {
+            self.fixtures.retain(|r| !matches!(r, Request::LoadFixture { name: n, .. } if n == name));
+            self.fixtures.push(request.clone());
+        }
+        answer
+    }
+}
