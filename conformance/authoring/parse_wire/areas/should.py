@@ -7,7 +7,7 @@ from dsl import Area
 A = "ASSEMBLE ctx FROM a: (RECALL beliefs)"
 sh = Area("parse/should-suggestions.json", "Did-you-mean suggestions and example corrections (§22.1, §24).", "extended",
           ("suggestion",), ("22.1", "24"))
-S = "parse.should."
+S = "parse.should.suggest."
 for code, q, at, sugg in [
     ("CAL-E002", 'RECALL beliefs WHER subject = "a"', "WHER", "WHERE"),
     ("CAL-E002", "RECAL beliefs", "RECAL", "RECALL"),
@@ -58,7 +58,7 @@ for code, q, at in [
     ("CAL-E030", A + " BUDGET 201 grains", "201"),
     ("CAL-E001", 'RECALL ABOUT "' + "a" * 8200 + '"', (0, 8215)),
 ]:
-    sh.rej(S + "example." + code[4:].lower(), q, code, at, level="extended", flags=("should",), example=True,
+    sh.rej("parse.should.example." + code[4:].lower(), q, code, at, level="extended", flags=("should",), example=True,
            tags=("example",))
 
 AREAS = [sh]
