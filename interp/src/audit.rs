@@ -33,12 +33,31 @@ pub struct AuditEntry {
     pub statement_type: &'static str,
     /// The error code, when the statement failed.
     pub error: Option<String>,
+    /// The streaming fields of §21, when the request was streamed (§11.5: cancellation MUST be
+    /// recorded).
+    pub stream: Option<StreamAudit>,
+}
+
+/// §21's "Streaming audit fields" of a streamed ASSEMBLE.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamAudit {
+    /// The event groups in effect (`progress`, `budget`, `chunks`).
+    pub stream_options: Vec<String>,
+    /// Events delivered.
+    pub events_emitted: u64,
+    /// Whether the assembly was cancelled.
+    pub cancelled: bool,
+    /// The reason given, when cancelled.
+    pub cancel_reason: Option<String>,
+    /// Sources that failed.
+    pub sources_failed: usize,
 }
 
 impl AuditEntry {
-    /// The entry as JSON, keys in the §21 order.
+    /// The entry as JSON, keys in the §21 order; the streaming fields follow for a streamed
+    /// request (`stream_enabled` is absent, i.e. false, otherwise).
     pub fn to_json(&self) -> Json {
-        json!({
+        let mut j = json!({
             "token_id": self.token_id,
             "query_hash": self.query_hash,
             "namespace": self.namespace,
@@ -49,7 +68,16 @@ impl AuditEntry {
             "duration_ms": self.duration_ms,
             "statement_type": self.statement_type,
             "error": self.error,
-        })
+        });
+        if let (Some(st), Some(m)) = (&self.stream, j.as_object_mut()) {
+            m.insert("stream_enabled".into(), true.into());
+            m.insert("stream_options".into(), json!(st.stream_options));
+            m.insert("events_emitted".into(), st.events_emitted.into());
+            m.insert("cancelled".into(), st.cancelled.into());
+            m.insert("cancel_reason".into(), json!(st.cancel_reason));
+            m.insert("sources_failed".into(), st.sources_failed.into());
+        }
+        j
     }
 }
 

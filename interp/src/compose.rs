@@ -16,6 +16,7 @@ use crate::engine::{Bound, Ctx, Row, bug, run_statement};
 use crate::envelope::diagnostic_json;
 use crate::fields;
 use crate::recall::{self, stages::Flow, stages::Shaping};
+use crate::stream;
 
 /// Whether an error stops the whole request rather than one slot (timeouts do).
 fn fatal(d: &Diagnostic) -> bool {
@@ -73,17 +74,26 @@ pub fn coalesce(cx: &mut Ctx<'_>, branches: &[RecallPlan]) -> Result<Map<String,
     Ok(m)
 }
 
-enum Resolved {
+/// What one ASSEMBLE source resolved to (also read by the stream's checkpoints).
+pub(crate) enum Resolved {
+    /// Grains, and the matches before LIMIT.
     Rows(Vec<Row>, usize),
+    /// Values (`| SUBJECTS`, COUNT …).
     Values(Vec<String>),
+    /// The source failed; its budget goes to the others.
     Failed(Diagnostic),
 }
 
 /// ASSEMBLE (§8.2): resolve every source, `dedup(field)` keeping the copy from the
 /// highest-priority source, then budget, format and count ([`render_assembly`]).
 pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Map<String, Json>, Diagnostic> {
+    stream::begin(cx, a, ast)?;
     let mut resolved: Vec<(String, Resolved)> = Vec::new();
     for (label, s) in &a.sources {
+        if stream::stop(cx) {
+            break;
+        }
+        stream::source_started(cx, a, label);
         let r = match s {
             SourcePlan::Recall(p) => match recall::run(cx, p, 0) {
                 Ok(out) => match out.flow {
@@ -101,12 +111,15 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
                 None => Resolved::Failed(bug(Default::default(), &format!("LET ${name} was not evaluated"))),
             },
         };
+        stream::source_completed(cx, a, label, &r);
         resolved.push((label.clone(), r));
     }
-    if !resolved.is_empty() && resolved.iter().all(|(_, r)| matches!(r, Resolved::Failed(_))) {
+    let stopped = stream::stop(cx);
+    if !stopped && !resolved.is_empty() && resolved.iter().all(|(_, r)| matches!(r, Resolved::Failed(_))) {
         return Err(Diagnostic::new(Code::E076, Default::default(), "Every ASSEMBLE source failed.")
             .with_suggestion("Run each source on its own with RECALL to see why."));
     }
+    let before_dedup = stream::counts(&resolved);
     if let Some(field) = &a.dedup {
         let mut seen: HashSet<String> = HashSet::new();
         for label in &a.priority {
@@ -117,7 +130,13 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
             }
         }
     }
-    let (formatted, reports) = render_assembly(cx, a, ast, &resolved)?;
+    stream::dedup_completed(cx, a, &before_dedup, &resolved);
+    let stopped = stopped || stream::stop(cx);
+    let (mut formatted, mut reports) =
+        if stopped { stream::unformatted(ast) } else { render_assembly(cx, a, ast, &resolved)? };
+    if !stopped {
+        stream::deliver(cx, a, ast, &resolved, &mut formatted, &mut reports);
+    }
     let tokens_before = cx.stats.tokens;
     let mut sources = Vec::new();
     for (label, r) in resolved {
@@ -156,6 +175,7 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
     m.insert("priority".into(), json!(a.priority));
     m.insert("sources".into(), Json::Array(sources));
     m.insert("formatted_context".into(), Json::Object(formatted));
+    stream::finish(cx, a, &mut m);
     Ok(m)
 }
 

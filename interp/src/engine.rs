@@ -17,6 +17,7 @@ use crate::audit::{AuditEntry, pseudonym};
 use crate::config::{ExecOptions, InterpConfig, Timing};
 use crate::envelope::{self, Response};
 use crate::facade::ReadFacade;
+use crate::stream::{self, CancelToken, Emitter, EventSink};
 use crate::{compose, describe, history, recall, setops, templates};
 
 /// A retrieved grain and what WITH options added to it.
@@ -129,6 +130,8 @@ pub struct Ctx<'a> {
     pub stats: Stats,
     /// SHA-256 of the canonical query text, `sha256:…`.
     pub query_hash: String,
+    /// The event stream of a streamed ASSEMBLE (§11), when the caller asked for one.
+    pub(crate) stream: Option<Emitter<'a>>,
 }
 
 impl Ctx<'_> {
@@ -198,6 +201,30 @@ impl<F: ReadFacade> Interpreter<F> {
     /// Runs a (checked) query and returns its response. Never panics; every
     /// failure is a response with an `error` member.
     pub fn execute(&self, query: &Query, opts: &ExecOptions) -> Response {
+        self.run(query, opts, None)
+    }
+
+    /// Runs a query as [`Interpreter::execute`] does and, when it is an ASSEMBLE, delivers its
+    /// events (§11) to `sink` as they happen, filtered by its STREAM options (all events when it
+    /// has none). The sink, or `cancel` from elsewhere, may cancel: the assembly stops at the
+    /// next source, phase or chunk, and the response is the valid partial result, with a
+    /// `cancelled` member. A failed request ends the stream with an `error` event. Other
+    /// statements deliver no events.
+    pub fn execute_stream(
+        &self,
+        query: &Query,
+        opts: &ExecOptions,
+        sink: &mut dyn EventSink,
+        cancel: &CancelToken,
+    ) -> Response {
+        if !matches!(&query.body, QueryBody::Statement(Statement::Assemble(_))) {
+            return self.run(query, opts, None);
+        }
+        let id = stream::assembly_id(&envelope::query_hash(query), opts.now_ms, opts.user.as_deref());
+        self.run(query, opts, Some(Emitter::new(sink, cancel, id)))
+    }
+
+    fn run<'a>(&'a self, query: &Query, opts: &'a ExecOptions, stream: Option<Emitter<'a>>) -> Response {
         let plan = self.plan(query, opts);
         let timeout = match &query.body {
             QueryBody::Statement(Statement::Assemble(_)) => (self.config.assemble_timeout_ms, Code::E075),
@@ -211,9 +238,13 @@ impl<F: ReadFacade> Interpreter<F> {
             deadline: Deadline::new(timeout.0, timeout.1),
             stats: Stats::default(),
             query_hash: envelope::query_hash(query),
+            stream,
         };
         cx.stats.notes.extend(plan.notes.iter().filter(|n| !superseded_note(n)).cloned());
         let result = run_query(&mut cx, query, &plan);
+        if let (Err(d), Some(em)) = (&result, cx.stream.as_mut()) {
+            em.error(d);
+        }
         let duration = match opts.timing {
             Timing::Measured => cx.deadline.elapsed_ms(),
             Timing::Fixed(ms) => ms,
@@ -237,6 +268,7 @@ impl<F: ReadFacade> Interpreter<F> {
             duration_ms,
             statement_type: r.statement_type,
             error: r.error.as_ref().map(|d| d.code.as_str().to_string()),
+            stream: cx.stream.as_ref().map(Emitter::audit),
         });
     }
 
@@ -251,6 +283,7 @@ impl<F: ReadFacade> Interpreter<F> {
             deadline: Deadline::new(self.config.query_timeout_ms, Code::E031),
             stats: Stats::default(),
             query_hash: envelope::query_hash(query),
+            stream: None,
         };
         let mut body = Map::new();
         body.insert("plan".into(), plan.to_json());

@@ -43,12 +43,13 @@ mod history;
 mod projection;
 mod recall;
 mod setops;
+pub mod stream;
 mod templates;
 pub mod text;
 pub mod timeexpr;
 mod values;
 
-pub use audit::{AuditEntry, AuditSink, JsonLinesAudit, MemoryAudit};
+pub use audit::{AuditEntry, AuditSink, JsonLinesAudit, MemoryAudit, StreamAudit};
 pub use config::{ExecOptions, InterpConfig, Templates, Timing};
 pub use describe::capabilities;
 pub use engine::Interpreter;

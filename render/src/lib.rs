@@ -12,6 +12,7 @@
 
 pub mod assemble;
 pub mod budget;
+pub mod chunk;
 pub mod formats;
 pub mod grain;
 pub mod project;

@@ -28,6 +28,20 @@ pub fn count(text: &str) -> usize {
     }
 }
 
+/// The byte offset at which each o200k_base token of `text` starts, in order: the streaming
+/// chunker attributes every token of a whole text to exactly one chunk, so the chunks' counts
+/// add up to [`count`] of the text. With the fallback of [`count`], one start per four bytes.
+pub fn starts(text: &str) -> Vec<usize> {
+    let Some(b) = bpe() else { return (0..text.len()).step_by(4).collect() };
+    let mut out = Vec::new();
+    let mut at = 0;
+    for t in b.encode_ordinary(text) {
+        out.push(at);
+        at += b.decode_bytes(&[t]).map_or(0, |bytes| bytes.len());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -35,5 +49,10 @@ mod tests {
         assert_eq!(super::count(""), 0);
         assert_eq!(super::count("hello world"), 2);
         assert!(super::count("<|endoftext|>") > 1);
+        let text = "<context>\n<belief subject=\"alice\">prefers dark mode</belief>\n</context>";
+        let starts = super::starts(text);
+        assert_eq!(starts.len(), super::count(text));
+        assert_eq!(starts.first(), Some(&0));
+        assert!(starts.windows(2).all(|w| w[0] < w[1]) && starts.iter().all(|s| text.is_char_boundary(*s)));
     }
 }
