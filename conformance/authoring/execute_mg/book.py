@@ -1,0 +1,144 @@
+"""Case accumulation for the execute corpus: each area's cases, the spec's
+answer computed by the oracle, reconciliation with our toolchain, and the
+case files (`conformance/cases/execute/<area>.json`, < 150 cases each)."""
+
+import json
+import os
+
+from oracle import CLOCK, ROOT, compare, field, fixture, run_toolchain, select
+
+# Predicate helpers over oracle records (CAL §5.4: a missing field never matches).
+
+
+def eq(name, value):
+    return lambda r: field(r, name) == value
+
+
+def ne(name, value):
+    return lambda r: field(r, name) is not None and field(r, name) != value
+
+
+def cmp(name, op, value):
+    ops = {">": lambda a: a > value, ">=": lambda a: a >= value, "<": lambda a: a < value, "<=": lambda a: a <= value}
+    return lambda r: isinstance(field(r, name), (int, float)) and not isinstance(field(r, name), bool) and ops[op](field(r, name))
+
+
+def isin(name, values):
+    return lambda r: field(r, name) in values
+
+
+def ty(t):
+    return eq("type", t)
+
+
+def include(tags):
+    return lambda r: all(t in field(r, "tags") for t in tags)
+
+
+def exclude(tags):
+    return lambda r: not any(t in field(r, "tags") for t in tags)
+
+
+def all_of(*preds):
+    return lambda r: all(p(r) for p in preds)
+
+
+def any_of(*preds):
+    return lambda r: any(p(r) for p in preds)
+
+
+def between(name, lo, hi):
+    return lambda r: isinstance(field(r, name), int) and lo <= field(r, name) <= hi
+
+
+def always(_r):
+    return True
+
+
+class Sel:
+    """The spec's answer as a selection (see `oracle.select`)."""
+
+    def __init__(self, pred, **kw):
+        self.pred = pred
+        self.kw = kw
+
+
+CASES = {}
+SEEN = set()
+
+
+def add(area, cid, fx, query, level, tags, sections, *, sel=None, keys=None, ordered=False, total=None,
+        error=None, fields=None, warnings=None, clock=CLOCK, params=None, capability=None, flags=None,
+        desc=None, with_total=False, empty=False):
+    """One execute case; `sel` (a Sel), `keys` (grain keys) or `empty` give the results."""
+    assert cid not in SEEN, cid
+    SEEN.add(cid)
+    case = {"id": cid, "kind": "execute", "level": level, "tags": tags, "sections": sections}
+    fl = list(flags or [])
+    if clock != CLOCK or any(t in tags for t in ("time", "since", "between", "recent")):
+        if "needs-clock" not in fl:
+            fl.append("needs-clock")
+    if fl:
+        case["flags"] = fl
+    if desc:
+        case["description"] = desc
+    case.update({"fixture": fx, "query": query, "clock": clock})
+    if params:
+        case["params"] = params
+    if capability:
+        case["capability"] = capability
+    expect = {}
+    if error:
+        expect["error"] = {"code": error}
+    else:
+        if sel is not None:
+            results, tot = select(fx, sel.pred, **sel.kw)
+            expect["results"] = results
+            expect["ordered"] = ordered
+            if with_total:
+                expect["total"] = tot
+        elif keys is not None:
+            f = fixture(fx)
+            expect["results"] = [f.addr(k) for k in keys]
+            expect["ordered"] = ordered
+        elif empty:
+            expect["results"] = []
+            expect["ordered"] = False
+        if total is not None:
+            expect["total"] = total
+    if warnings is not None:
+        expect["warnings"] = warnings
+    if fields:
+        expect["fields"] = fields
+    case["expect"] = expect
+    CASES.setdefault(area, []).append(case)
+    return case
+
+
+def reconcile_and_write(descriptions):
+    """Runs every case through our toolchain, writes the case files and the
+    disagreement list; returns (cases, disagreements)."""
+    out_dir = os.path.join(ROOT, "cases", "execute")
+    os.makedirs(out_dir, exist_ok=True)
+    lines = []
+    n = 0
+    for area, cases in sorted(CASES.items()):
+        for c in cases:
+            n += 1
+            resp, warnings = run_toolchain(c["fixture"], c["query"], c["clock"], c.get("params"), c.get("capability"))
+            diffs = compare(c, resp, warnings)
+            if diffs:
+                lines.append(f"- `{c['id']}` — `{c['query']}`")
+                lines.extend(f"  - {d}" for d in diffs)
+        assert len(cases) < 150, area
+        doc = {"$schema": "../../schema/case-file.schema.json", "description": descriptions[area], "cases": cases}
+        with open(os.path.join(out_dir, area + ".json"), "w") as f:
+            json.dump(doc, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    report = os.path.join(ROOT, "authoring", "execute_mg", "execute-disagreements.md")
+    with open(report, "w") as f:
+        f.write("# Execute cases where our toolchain disagrees with the spec's answer\n\n")
+        f.write("Written by `execute_cases.py`: the case files keep the spec's answer; each case below\n")
+        f.write("fails against our toolchain (`cal run`) until the toolchain or the ruling changes.\n\n")
+        f.write("\n".join(lines) + "\n" if lines else "None.\n")
+    return n, sum(1 for line in lines if line.startswith("- "))

@@ -1,0 +1,232 @@
+"""The authoring oracle for execute cases: an independent model of what CAL 1.0
+says a query over a fixture store returns, and the reconciliation with our
+toolchain.
+
+Method (issue #8): every case states the spec's answer as a selection over the
+fixture's grains (a predicate, a view, an order and a limit, or an explicit
+list of grain keys); the oracle computes the content addresses from the
+fixture itself (`cal mg unpack --envelope`), then `cal run` computes the
+toolchain's answer. The case file always records the spec's answer; where the
+two differ the case is listed in `execute-disagreements.md` (the case will
+fail against our toolchain until one of them is fixed).
+"""
+
+import json
+import os
+import subprocess
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+REPO = os.path.dirname(ROOT)
+CAL = os.environ.get("CAL_BIN", os.path.join(REPO, "target", "debug", "cal"))
+CLOCK = "2026-03-06T12:00:00Z"
+DAY = 86_400_000
+
+
+class Fixture:
+    """The grains of one fixture store with their index state, and its key map."""
+
+    def __init__(self, name):
+        self.name = name
+        path = os.path.join(ROOT, "fixtures", name + ".mg")
+        out = subprocess.run([CAL, "mg", "unpack", "--envelope", path], capture_output=True, check=True)
+        self.recs = []
+        for line in out.stdout.decode().splitlines():
+            d = json.loads(line)
+            st = d.get("index_state") or {}
+            self.recs.append({
+                "addr": d["content_address"],
+                "g": d["grain"],
+                "superseded": st.get("superseded_by") is not None,
+                "contradicted": bool((st.get("extra") or {}).get("ct")),
+                "vstatus": st.get("verification_status"),
+                "valid_to": st.get("system_valid_to"),
+            })
+        with open(os.path.join(ROOT, "authoring", "execute_mg", "keys", name + ".json")) as f:
+            self.keys = json.load(f)
+        self.by_addr = {r["addr"]: r for r in self.recs}
+
+    def addr(self, key):
+        """The content address (sha256:hex) of the grain the generator named `key`."""
+        return "sha256:" + self.keys[key]
+
+    def hexof(self, key):
+        return self.keys[key]
+
+    def rec(self, key):
+        return self.by_addr[self.keys[key]]
+
+
+_FIXTURES = {}
+
+
+def fixture(name):
+    if name not in _FIXTURES:
+        _FIXTURES[name] = Fixture(name)
+    return _FIXTURES[name]
+
+
+# CAL field -> how to read it from a record (CAL §5.2, §6.3 over OMS names;
+# the mapping rulings are docs/spec-decisions-interp.md F1-F8).
+GOAL_STATES = {"active": "active", "satisfied": "completed", "failed": "abandoned", "suspended": "blocked"}
+
+
+def field(r, name):
+    g = r["g"]
+    if name == "time":
+        return g.get("created_at")
+    if name == "tags":
+        return g.get("structural_tags", [])
+    if name == "contradicted":
+        return r["contradicted"]
+    if name == "verification_status":
+        return r["vstatus"] or g.get("verification_status") or "unverified"
+    if name == "reasoning_type":
+        return g.get("inference_method")
+    if name == "grantor_did":
+        return g.get("subject_did")
+    if name == "expires_at":
+        return g.get("valid_to")
+    if name == "consent_action":
+        w = g.get("is_withdrawal")
+        return None if w is None else ("withdraw" if w else "grant")
+    if name == "goal_state":
+        s = g.get("goal_state")
+        return GOAL_STATES.get(s, s)
+    if name == "action_phase":
+        if g.get("type") != "action":
+            return None
+        return g.get("action_phase", "complete")
+    if name == "context":
+        c = g.get("context")
+        return c.get("id") if isinstance(c, dict) else None
+    if name == "hash":
+        return r["addr"]
+    return g.get(name)
+
+
+def select(fx, pred, order=None, desc=False, limit=20, offset=0, view="current"):
+    """The spec's answer: grains of `fx` in `view` matching `pred`, sorted by
+    `order` (missing values last, ties by address ascending, §17.4) or by
+    address alone, then OFFSET/LIMIT. Returns (addresses, total)."""
+    f = fixture(fx)
+    pool = []
+    for r in f.recs:
+        if view == "current" and (r["superseded"] or r["contradicted"]):
+            continue
+        if view == "not-superseded" and r["superseded"]:
+            continue
+        if pred(r):
+            pool.append(r)
+    pool.sort(key=lambda r: r["addr"])
+    if order:
+        present = [r for r in pool if field(r, order) is not None]
+        missing = [r for r in pool if field(r, order) is None]
+        present.sort(key=lambda r: field(r, order), reverse=desc)
+        if desc:
+            # reverse=True keeps equal keys in reverse address order; restore ascending addresses
+            present = _stable_desc(present, order)
+        pool = present + missing
+    total = len(pool)
+    chosen = pool[offset:offset + limit] if limit is not None else pool[offset:]
+    return ["sha256:" + r["addr"] for r in chosen], total
+
+
+def _stable_desc(rows, order):
+    groups = {}
+    keys = []
+    for r in rows:
+        k = json.dumps(field(r, order), sort_keys=True)
+        if k not in groups:
+            groups[k] = []
+            keys.append((field(r, order), k))
+        groups[k].append(r)
+    keys.sort(key=lambda t: t[0], reverse=True)
+    out = []
+    for _, k in keys:
+        out.extend(sorted(groups[k], key=lambda r: r["addr"]))
+    return out
+
+
+def run_toolchain(fx, query, clock, params=None, capability=None):
+    """Our toolchain's response to the case (JSON), via `cal run`."""
+    args = [CAL, "run", "--no-timing", "--store", os.path.join(ROOT, "fixtures", fx + ".mg"), "--now", clock]
+    if capability:
+        try:
+            tok = json.loads(capability)
+        except ValueError:
+            tok = {"namespace": capability}
+        if isinstance(tok, dict):
+            if tok.get("namespace"):
+                args += ["--namespace", tok["namespace"]]
+            if tok.get("user_id"):
+                args += ["--user", tok["user_id"]]
+    for k, v in (params or {}).items():
+        args += ["--param", k + "=" + json.dumps(v)]
+    args.append(query)
+    out = subprocess.run(args, capture_output=True)
+    try:
+        resp = json.loads(out.stdout.decode() or "null")
+    except ValueError:
+        resp = None
+    if isinstance(resp, list):
+        resp = resp[0] if resp else None
+    warnings = []
+    if isinstance(resp, dict):
+        warnings = [w.get("code") for w in (resp.get("_cal") or {}).get("warnings", []) if isinstance(w, dict)]
+    chk = subprocess.run([CAL, "check", "--json", "-"], input=query.encode(), capture_output=True)
+    try:
+        for d in json.loads(chk.stdout.decode()).get("diagnostics", []):
+            code = d.get("code", "")
+            if code.startswith("CAL-W") and code not in warnings:
+                warnings.append(code)
+    except ValueError:
+        pass
+    return resp, warnings
+
+
+def pointer(doc, ptr):
+    cur = doc
+    for part in ptr.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(cur, list):
+            try:
+                cur = cur[int(part)]
+            except (ValueError, IndexError):
+                return ("<missing>",)
+        elif isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        else:
+            return ("<missing>",)
+    return cur
+
+
+def compare(case, resp, warnings):
+    """Differences between the case's expectation and our toolchain's response."""
+    e = case["expect"]
+    diffs = []
+    if resp is None:
+        return ["no JSON response"]
+    err = (resp.get("error") or {}).get("code") if isinstance(resp.get("error"), dict) else None
+    if "error" in e:
+        if err != e["error"]["code"]:
+            diffs.append(f"error: expected {e['error']['code']}, got {err}")
+        return diffs
+    if err:
+        diffs.append(f"unexpected error {err}: {resp['error'].get('message')}")
+        return diffs
+    if "results" in e:
+        got = ["sha256:" + r.get("content_address", "") for r in resp.get("results", []) if isinstance(r, dict)]
+        if e.get("ordered"):
+            if got != e["results"]:
+                diffs.append(f"results (ordered): expected {e['results']}, got {got}")
+        elif sorted(got) != sorted(e["results"]):
+            diffs.append(f"results: expected {sorted(e['results'])}, got {sorted(got)}")
+    if "total" in e and resp.get("total") != e["total"]:
+        diffs.append(f"total: expected {e['total']}, got {resp.get('total')}")
+    if "warnings" in e and sorted(set(warnings)) != sorted(set(e["warnings"])):
+        diffs.append(f"warnings: expected {e['warnings']}, got {warnings}")
+    for ptr, want in e.get("fields", {}).items():
+        got = pointer(resp, ptr)
+        if got != want:
+            diffs.append(f"field {ptr}: expected {json.dumps(want)}, got {json.dumps(got)[:200]}")
+    return diffs
