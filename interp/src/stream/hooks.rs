@@ -114,6 +114,9 @@ pub(crate) fn counts(resolved: &[(String, Resolved)]) -> Vec<usize> {
 /// `dedup_completed`: what `WITH dedup(field)` removed from each source.
 pub(crate) fn dedup_completed(cx: &mut Ctx<'_>, a: &AssemblePlan, before: &[usize], resolved: &[(String, Resolved)]) {
     let Some(em) = cx.stream.as_mut() else { return };
+    if em.stop() {
+        return;
+    }
     em.phase = "deduplication";
     let after = counts(resolved);
     let mut sources: Vec<SourceDedup> = resolved
