@@ -220,7 +220,7 @@ fn render_assembly(
             _ => None,
         })
         .collect();
-    let req = AssembleRequest {
+    let mut req = AssembleRequest {
         name: a.name.clone().unwrap_or_else(|| "context".to_string()),
         intent: a.intent.clone(),
         sources,
@@ -228,6 +228,7 @@ fn render_assembly(
         output,
         projection,
     };
+    let format = crate::auto_toon::select(cx, ast, &mut req).unwrap_or(format);
     let format_span = ast.format.as_ref().map(|f| f.span).unwrap_or_default();
     let out = cal_render::try_assemble(&req).map_err(|e| crate::templates::render_error(e, format_span))?;
     if budget.unit == BudgetUnit::Tokens && out.text.is_empty() {

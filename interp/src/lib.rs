@@ -29,6 +29,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod audit;
+mod auto_toon;
 mod collate;
 mod compose;
 mod config;

@@ -115,6 +115,40 @@ fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
     }
 }
 
+/// Auto-TOON's threshold (§10.9.5): utilization estimates above 85% of the budget.
+pub const AUTO_TOON_UTILIZATION: f64 = 0.85;
+
+/// The tokens an ASSEMBLE would need to include every candidate in the requested output: the
+/// empty envelope plus every candidate's marginal cost ([`element_cost`]). This is the
+/// "estimated token utilization" auto-TOON compares with the budget (§10.9.5); our plans carry
+/// no token estimate, so the estimate is made from the retrieved candidates before allocation.
+pub fn estimate_tokens(req: &AssembleRequest) -> usize {
+    let empty = Assembly {
+        name: req.name.clone(),
+        intent: req.intent.clone(),
+        sources: req.sources.iter().map(|s| Source { label: s.label.clone(), elements: Vec::new() }).collect(),
+        tokens_used: 0,
+        tokens_total: req.budget.amount,
+    };
+    let envelope = render_doc(req, &empty, &[]).map_or(0, |t| tokens::count(&t));
+    let elements: usize =
+        req.sources.iter().flat_map(|s| s.grains.iter()).map(|g| element_cost(req, &project(g, &req.projection))).sum();
+    envelope + elements
+}
+
+/// Whether auto-TOON applies to a request whose FORMAT was not written but whose BUDGET was
+/// (§10.9.5): a token budget, every source holding one grain type (so each is one TOON table),
+/// and the estimate of the request as it stands over 85% of the budget.
+pub fn auto_toon_applies(req: &AssembleRequest) -> bool {
+    let single_type = req.sources.iter().all(|s| {
+        let mut types = s.grains.iter().map(GrainInput::type_name);
+        types.next().is_none_or(|first| types.all(|t| t == first))
+    });
+    req.budget.unit == BudgetUnit::Tokens
+        && single_type
+        && estimate_tokens(req) as f64 > AUTO_TOON_UTILIZATION * req.budget.amount as f64
+}
+
 /// [`try_assemble`] for callers that treat a malformed template as empty output (a checked
 /// query's templates never are).
 pub fn assemble(req: &AssembleRequest) -> Assembled {

@@ -58,6 +58,10 @@ pub struct SessionArgs {
     /// The agent that generated the queries, recorded in audit entries.
     #[arg(long, value_name = "ID")]
     pub agent: Option<String>,
+    /// Auto-TOON (§10.9.5): an ASSEMBLE with BUDGET but no FORMAT whose estimate exceeds 85% of
+    /// the budget is rendered as TOON, with warning CAL-W005.
+    #[arg(long)]
+    pub auto_toon: bool,
 }
 
 /// Arguments of `cal run`.
@@ -128,7 +132,8 @@ impl Session {
             cursor: None,
             agent_id: args.agent.clone(),
         };
-        let mut config = InterpConfig { namespace: args.namespace.clone(), ..InterpConfig::default() };
+        let mut config =
+            InterpConfig { namespace: args.namespace.clone(), auto_toon: args.auto_toon, ..InterpConfig::default() };
         if let Some(path) = &args.audit {
             let file = std::fs::OpenOptions::new()
                 .create(true)
