@@ -75,7 +75,8 @@ for obj, code, ptr, *note in [
     ({"grain_type": "beliefs"}, "CAL-E002", None),
     ({"statement": "recal"}, "CAL-E002", "/statement"),
     ({"statement": "recall", "grain_typ": "beliefs"}, "CAL-E002", "/grain_typ"),
-    ({"statement": "recall", "where": [{"field": "subject", "op": "=", "valeu": "a"}]}, "CAL-E002", "/where/0/valeu"),
+    ({"statement": "recall", "where": [{"field": "subject", "op": "=", "value": "a", "valeu": "a"}]}, "CAL-E002",
+     "/where/0/valeu"),
     ({"statement": "recall", "recent": "5"}, "CAL-E002", "/recent"),
     ({"statement": "recall", "recent": -5}, "CAL-E002", "/recent"),
     ({"statement": "recall", "grain_type": "belief"}, "CAL-E002", "/grain_type"),
@@ -122,7 +123,7 @@ for obj, code, ptr, *note in [
     ({"statement": "set_op", "op": "MINUS", "left": R, "right": R}, "CAL-E002", "/op"),
     ({"statement": "recall", "pipeline": [{"stage": "order_by", "field": "time", "direction": "down"}]}, "CAL-E002",
      "/pipeline/0/direction"),
-    ({"statement": "recall", "in": {"scop": "x"}}, "CAL-E002", "/in/scop"),
+    ({"statement": "recall", "in": {"scope": "x", "scop": "x"}}, "CAL-E002", "/in/scop"),
 ]:
     e.wire_err("wire.err." + (ptr or "/top").strip("/").split("/")[0].replace("_", "-").lower(), obj,
                code=code, pointer=ptr, disagree=note[0] if note else None)
