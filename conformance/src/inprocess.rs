@@ -146,6 +146,9 @@ fn error_object(d: Option<&Diagnostic>) -> Value {
 
 /// The JSON pointer quoted in a JSON-form diagnostic ("… at `/where/0/op`: …").
 fn pointer_in(message: &str) -> Option<String> {
+    if message.contains("at the top-level value") {
+        return Some(String::new());
+    }
     let rest = message.split_once("at `")?.1;
     let pointer = rest.split_once('`')?.0;
     pointer.starts_with('/').then(|| pointer.to_string()).or_else(|| pointer.is_empty().then(String::new))

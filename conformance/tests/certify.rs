@@ -1,0 +1,72 @@
+//! Certification rules (CAL §24): cumulative levels, SHOULD never gates,
+//! nothing is certified on an empty level.
+
+use cal_conformance::runner::{Outcome, Status};
+use cal_conformance::{Kind, Level, certify::summarize, compare::ShouldCheck};
+
+fn outcome(id: &str, level: Level, status: Status, should_case: bool) -> Outcome {
+    Outcome {
+        id: id.into(),
+        kind: Kind::Parse,
+        level,
+        should_case,
+        generated: false,
+        status,
+        mismatches: Vec::new(),
+        should: Vec::new(),
+        message: None,
+    }
+}
+
+#[test]
+fn every_level_passing_certifies_full() {
+    let outs: Vec<Outcome> = Level::ALL.iter().map(|l| outcome("a", *l, Status::Passed, false)).collect();
+    let s = summarize(Level::Extended, &outs);
+    assert_eq!(s.certified, Some(Level::Full));
+    assert!(s.declared_certified());
+}
+
+#[test]
+fn a_failure_blocks_its_level_and_every_level_above() {
+    let mut outs: Vec<Outcome> = Level::ALL.iter().map(|l| outcome("a", *l, Status::Passed, false)).collect();
+    outs.push(outcome("b", Level::Extended, Status::Failed, false));
+    let s = summarize(Level::Extended, &outs);
+    assert_eq!(s.certified, Some(Level::Core));
+    assert!(!s.declared_certified());
+    assert_eq!(s.level(Level::Extended).failed, 1);
+    assert_eq!(s.level(Level::Extended).required, 2);
+}
+
+#[test]
+fn skipped_and_errored_required_cases_also_block() {
+    for status in [Status::Skipped, Status::Errored] {
+        let outs = vec![outcome("a", Level::Core, Status::Passed, false), outcome("b", Level::Core, status, false)];
+        assert_eq!(summarize(Level::Core, &outs).certified, None, "{status:?}");
+    }
+}
+
+#[test]
+fn should_cases_and_checks_are_scored_but_never_gate() {
+    let mut failing_should = outcome("s", Level::Core, Status::Failed, true);
+    failing_should.should = vec![ShouldCheck { check: "position".into(), passed: false }];
+    let mut passing = outcome("a", Level::Core, Status::Passed, false);
+    passing.should = vec![ShouldCheck { check: "suggestion".into(), passed: true }];
+    let s = summarize(Level::Core, &[passing, failing_should]);
+    assert_eq!(s.certified, Some(Level::Core));
+    assert_eq!((s.should.cases, s.should.cases_passed), (1, 0));
+    assert_eq!((s.should.checks, s.should.checks_passed), (2, 1));
+    assert_eq!(s.level(Level::Core).required, 1);
+}
+
+#[test]
+fn an_empty_level_is_not_certified() {
+    let outs =
+        vec![outcome("a", Level::Core, Status::Passed, false), outcome("c", Level::Evolve, Status::Passed, false)];
+    let s = summarize(Level::Core, &outs);
+    assert_eq!(s.certified, Some(Level::Core), "no extended case ran, so neither extended nor evolve is certified");
+}
+
+#[test]
+fn nothing_run_certifies_nothing() {
+    assert_eq!(summarize(Level::Core, &[]).certified, None);
+}
