@@ -464,9 +464,12 @@ fn tasks_goals(b: &mut Builder) -> Result<(), OmsError> {
     Ok(())
 }
 
+/// A conversation: session id, user, then (role, text) per message.
+type Session = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
 fn conversations(b: &mut Builder) -> Result<(), OmsError> {
     #[rustfmt::skip]
-    let sessions: &[(&str, &str, &[(&str, &str)])] = &[
+    let sessions: &[Session] = &[
         ("sess-a", "alice", &[("user", "What is on my calendar today?"), ("assistant", "Two meetings: planning at 13:00 and a design critique at 15:00."),
             ("user", "Move the critique to Friday."), ("assistant", "Moved the design critique to Friday 15:00.")]),
         ("sess-b", "bob", &[("user", "Why is the orders query slow?"), ("assistant", "It does a sequential scan; an index on customer_id would help."),
