@@ -68,6 +68,55 @@ for obj, text in [
 ]:
     j.wire_j2t("wire.j2t." + obj["statement"], obj, text=text)
 
+# More JSON -> text: every statement kind and the JSON-only spellings (key order, defaults).
+R2 = {"recall": {"grain_type": "beliefs"}}
+for obj, text in [
+    ({"statement": "define_template", "name": "t", "extends": "readable", "sections": [{"section": "ELEMENT", "text": " x "}]},
+     "DEFINE TEMPLATE t\n  EXTENDS readable\n  ELEMENT { x }"),
+    ({"statement": "add", "grain_type": "goal", "set": [{"field": "subject", "value": "a"}, {"field": "relation", "value": "b"},
+                                                       {"field": "object", "value": "c"}], "reason": "r"},
+     'ADD goal SET subject = "a" SET relation = "b" SET object = "c" REASON "r"'),
+    ({"statement": "recall", "with": [{"option": "diversity", "mode": "mmr", "lambda": 0.5}]},
+     "RECALL WITH diversity(mmr, lambda = 0.5)"),
+    ({"statement": "recall", "with": [{"option": "consistency", "level": "bounded", "bound": 5}]},
+     "RECALL WITH consistency(bounded(5))"),
+    ({"statement": "recall", "with": [{"option": "diversity", "mode": "threshold", "threshold": 0.8}]},
+     "RECALL WITH diversity(threshold, 0.8)"),
+    ({"statement": "recall", "with": [{"option": "progressive_disclosure", "level": "summary"}]},
+     "RECALL WITH progressive_disclosure(summary)"),
+    ({"statement": "recall", "with": [{"option": "cache", "ttl": 5}, {"option": "locale", "locale": "de"}]},
+     'RECALL WITH cache(ttl = 5), locale("de")'),
+    ({"statement": "recall", "grain_type": "events", "thread": {"from": {"hash": "sha256:a1b2c3d4"}}},
+     "RECALL events THREAD FROM sha256:a1b2c3d4"),
+    ({"statement": "recall", "since": "last week", "grain_type": "events"}, 'RECALL events SINCE "last week"'),
+    ({"statement": "recall", "like": "tea"}, 'RECALL LIKE "tea"'),
+    ({"statement": "recall", "between": {"low": 1, "high": 2}}, "RECALL BETWEEN 1 AND 2"),
+    ({"statement": "recall", "where": [{"field": "subject", "op": "IN", "subquery": {"pipeline": [{"stage": "subjects"}]}}]},
+     "RECALL WHERE subject IN (RECALL | SUBJECTS)"),
+    ({"statement": "recall", "where": [{"field": "hc:patient_id", "op": "=", "value": "p"}]}, 'RECALL WHERE hc:patient_id = "p"'),
+    ({"statement": "recall", "pipeline": [{"stage": "select", "fields": ["subject"]}, {"stage": "first"}]},
+     "RECALL | SELECT subject | FIRST"),
+    ({"statement": "recall", "pipeline": [{"stage": "hashes"}]}, "RECALL | HASHES"),
+    ({"statement": "recall", "pipeline": [{"stage": "offset", "value": 0}]}, "RECALL | OFFSET 0"),
+    ({"statement": "recall", "pipeline": [{"stage": "project", "specs": [{"attr": ["subject"]}]}]},
+     "RECALL | PROJECT attr(subject)"),
+    ({"statement": "assemble", "from": [R2], "format": {"template": "t"}}, "ASSEMBLE\n  FROM\n    (RECALL beliefs)\n  FORMAT TEMPLATE t"),
+    ({"statement": "assemble", "from": [R2], "format": "toon"}, "ASSEMBLE\n  FROM\n    (RECALL beliefs)\n  FORMAT toon"),
+    ({"statement": "assemble", "from": [R2], "stream": [{"option": "chunk_size", "value": 50}]},
+     "ASSEMBLE\n  FROM\n    (RECALL beliefs)\n  STREAM { chunk_size = 50 }"),
+    ({"statement": "assemble", "name": "c", "for": "why", "from": [R2], "priority": ["x"]}, None),
+    ({"statement": "history", "subject": "a", "relation": "b", "as_of": "2025-06-15", "in": "w"}, None),
+    ({"statement": "explain", "of": {"statement": "assemble", "from": [R2]}}, None),
+    ({"statement": "describe", "target": "fields", "grain_type": "goal"}, "DESCRIBE fields goal"),
+    ({"statement": "describe", "target": "grammar"}, "DESCRIBE grammar"),
+    ({"statement": "set_op", "op": "EXCEPT", "left": {"statement": "coalesce", "branches": [{}, {}]}, "right": R}, None),
+    ({"cal_version": 1, "statement": "exists", "target": {"hash": "sha256:" + "f" * 64}}, "CAL/1 EXISTS sha256:" + "f" * 64),
+    ({"statement": "supersede", "target": {"hash": "sha256:a1b2c3d4"}, "set": [{"field": "tags", "value": ["a", "b"]},
+                                                                          {"field": "importance", "value": 0.5}], "reason": "r"},
+     'SUPERSEDE sha256:a1b2c3d4 SET tags = ["a", "b"] SET importance = 0.5 REASON "r"'),
+]:
+    j.wire_j2t("wire.j2t2." + obj["statement"], obj, text=text)
+
 e = Area("wire/json-errors.json", "application/json+cal the schema rejects: CAL-E002 with the JSON pointer "
          "(docs/json-form.md), or the text form's code for what only the lexer knows.", "extended",
          ("wire", "json-schema"), ())
