@@ -104,7 +104,7 @@ for obj, text in [
     ({"statement": "assemble", "from": [R2], "format": "toon"}, "ASSEMBLE\n  FROM\n    (RECALL beliefs)\n  FORMAT toon"),
     ({"statement": "assemble", "from": [R2], "stream": [{"option": "chunk_size", "value": 50}]},
      "ASSEMBLE\n  FROM\n    (RECALL beliefs)\n  STREAM { chunk_size = 50 }"),
-    ({"statement": "assemble", "name": "c", "for": "why", "from": [R2], "priority": ["x"]}, None),
+    ({"statement": "assemble", "name": "c", "for": "why", "from": [dict(R2, label="x")], "priority": ["x"]}, None),
     ({"statement": "history", "subject": "a", "relation": "b", "as_of": "2025-06-15", "in": "w"}, None),
     ({"statement": "explain", "of": {"statement": "assemble", "from": [R2]}}, None),
     ({"statement": "describe", "target": "fields", "grain_type": "goal"}, "DESCRIBE fields goal"),
