@@ -26,10 +26,26 @@ struct Running {
 
 impl Drop for Running {
     fn drop(&mut self) {
+        kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
+
+/// The adapter runs in its own process group (`sh -c` may fork the real adapter
+/// instead of exec-ing it), so a hung adapter is killed with everything it started.
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--"])
+        .arg(format!("-{pid}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: u32) {}
 
 /// An implementation reached through the protocol.
 pub struct Subprocess {
@@ -55,14 +71,11 @@ impl Subprocess {
     }
 
     fn spawn(&mut self) -> Result<(), String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start the adapter `{}`: {e}", self.command))?;
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(&self.command).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| format!("cannot start the adapter `{}`: {e}", self.command))?;
         let stdin = child.stdin.take().ok_or("the adapter has no stdin")?;
         let stdout = child.stdout.take().ok_or("the adapter has no stdout")?;
         let (tx, rx) = channel();

@@ -1,0 +1,175 @@
+//! The protocol path of the conformance suite, end to end: `cal conformance
+//! adapter` as a real subprocess must give the same outcome for every case as
+//! the in-process run; deliberately broken adapters must be certified at no
+//! level, restarted after a crash, and cut off by the timeout.
+
+use cal_conformance::inprocess::InProcess;
+use cal_conformance::runner::{self, Outcome, RunOptions, Status};
+use cal_conformance::subprocess::Subprocess;
+use cal_conformance::{Case, Implementation, Kind, certify, load_corpus};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const CAL: &str = env!("CARGO_BIN_EXE_cal");
+
+fn conformance_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance")
+}
+
+fn selftest() -> (Vec<Case>, RunOptions) {
+    let data = conformance_dir().join("tests/data");
+    let corpus = load_corpus(&data.join("cases"));
+    assert!(corpus.errors.is_empty(), "{:#?}", corpus.errors);
+    (corpus.cases, RunOptions { fixtures_dir: data.join("fixtures"), max_level: None })
+}
+
+fn adapter(extra: &str) -> Subprocess {
+    Subprocess::new(&format!("'{CAL}' conformance adapter {extra}"), Duration::from_secs(20))
+}
+
+fn key(o: &Outcome) -> (String, Status, Vec<String>) {
+    (
+        o.id.clone(),
+        o.status,
+        o.mismatches.iter().map(|m| format!("{}: {} / {}", m.what, m.expected, m.actual)).collect(),
+    )
+}
+
+#[test]
+fn the_adapter_subprocess_gives_the_in_process_outcome_for_every_case() {
+    let (mut cases, opts) = selftest();
+    // A slice of the real corpus as well: every kind, the fixtures it names.
+    let real = load_corpus(&conformance_dir().join("cases"));
+    for kind in Kind::ALL {
+        cases.extend(real.cases.iter().filter(|c| c.kind() == kind).take(60).cloned());
+    }
+    let real_opts = RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None };
+    let (mine, real_cases): (Vec<Case>, Vec<Case>) =
+        cases.into_iter().partition(|c| c.id.starts_with("t.") || c.id.starts_with("gen."));
+    let mut inproc = InProcess::new();
+    let mut sub = adapter("");
+    let hello = sub.hello().expect("the adapter says hello");
+    assert_eq!(hello.level, inproc.hello().expect("hello").level);
+    let mut a = runner::run(&mut inproc, &mine, &opts);
+    a.extend(runner::run(&mut inproc, &real_cases, &real_opts));
+    let mut b = runner::run(&mut sub, &mine, &opts);
+    b.extend(runner::run(&mut sub, &real_cases, &real_opts));
+    assert_eq!(a.len(), b.len());
+    let differ: Vec<_> = a.iter().zip(&b).filter(|(x, y)| key(x) != key(y)).map(|(x, y)| (key(x), key(y))).collect();
+    assert!(differ.is_empty(), "in-process and protocol outcomes differ: {differ:#?}");
+    assert_eq!(sub.starts(), 1, "the adapter never crashed");
+    assert!(
+        b.iter().all(|o| o.status != Status::Errored),
+        "{:#?}",
+        b.iter().filter(|o| o.status == Status::Errored).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn an_adapter_that_accepts_everything_is_certified_at_no_level() {
+    let (cases, opts) = selftest();
+    let mut sub = adapter("--broken accept-all");
+    let hello = sub.hello().expect("hello");
+    assert!(hello.name.contains("broken"));
+    let outcomes = runner::run(&mut sub, &cases, &opts);
+    let summary = certify::summarize(hello.level, &outcomes);
+    assert_eq!(summary.certified, None);
+    assert!(!summary.declared_certified());
+    let failed = |id: &str| outcomes.iter().find(|o| o.id == id).map(|o| (o.status, o.mismatches.clone()));
+    // A query that must be rejected is accepted: the failure says so.
+    let (status, mismatches) = failed("t.parse.err.009").expect("case exists");
+    assert_eq!(status, Status::Failed);
+    assert_eq!(mismatches[0].what, "accept");
+    // An encode that gives nothing fails on the blob, an execute with no results on the results.
+    assert_eq!(failed("t.mg.enc.001").expect("case").1[0].what, "hex");
+    assert_eq!(failed("t.exec.001").expect("case").1[0].what, "results");
+    assert!(summary.level(cal_conformance::Level::Core).failed >= 30, "{:?}", summary.levels);
+}
+
+#[test]
+fn the_command_line_reports_the_broken_adapter_and_exits_1() {
+    let data = conformance_dir().join("tests/data");
+    let out = Command::new(CAL)
+        .args(["conformance", "run", "--adapter"])
+        .arg(format!("'{CAL}' conformance adapter --broken accept-all"))
+        .arg("--cases")
+        .arg(data.join("cases"))
+        .arg("--fixtures")
+        .arg(data.join("fixtures"))
+        .output()
+        .expect("cal runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("certified level: none"), "{text}");
+    assert!(text.contains("t.parse.err.009") && text.contains("accept: expected false, got true"), "{text}");
+}
+
+#[test]
+fn the_command_line_certifies_our_toolchain_on_the_self_test_corpus() {
+    let data = conformance_dir().join("tests/data");
+    let report = std::env::temp_dir().join(format!("cal-conformance-{}.jsonl", std::process::id()));
+    let out = Command::new(CAL)
+        .args(["conformance", "run", "--json", "--cases"])
+        .arg(data.join("cases"))
+        .arg("--fixtures")
+        .arg(data.join("fixtures"))
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .expect("cal runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+    assert_eq!(summary["certified_level"], "full");
+    assert_eq!(summary["declared_level"], "extended");
+    let lines = std::fs::read_to_string(&report).expect("the report is written");
+    let _ = std::fs::remove_file(&report);
+    assert!(lines.lines().next().is_some_and(|l| l.contains("\"type\":\"header\"")));
+    assert!(lines.lines().last().is_some_and(|l| l.contains("\"type\":\"summary\"")));
+}
+
+#[test]
+fn an_adapter_that_crashes_is_restarted_and_the_case_is_errored() {
+    let (cases, opts) = selftest();
+    let mut sub = adapter("--broken 'crash-on=RECALL facts'");
+    let outcomes = runner::run(&mut sub, &cases, &opts);
+    let crashed: Vec<&Outcome> = outcomes.iter().filter(|o| o.status == Status::Errored).collect();
+    assert!(!crashed.is_empty());
+    for o in &crashed {
+        assert!(o.message.as_deref().unwrap_or("").contains("crash"), "{o:?}");
+    }
+    assert!(crashed.iter().any(|o| o.id == "t.parse.err.009"));
+    assert!(sub.starts() >= 2, "restarted after the crash");
+    // Cases after the crash, including execute cases whose fixture was reloaded, still pass.
+    let after = outcomes.iter().filter(|o| o.status == Status::Passed).count();
+    assert!(after >= outcomes.len() - crashed.len(), "{outcomes:#?}");
+    assert!(outcomes.iter().any(|o| o.id == "t.exec.015" && o.status == Status::Passed));
+}
+
+#[test]
+fn an_adapter_that_hangs_hits_the_timeout() {
+    let (cases, opts) = selftest();
+    let few: Vec<Case> = cases.into_iter().filter(|c| c.id.starts_with("t.parse.")).take(12).collect();
+    let mut sub = Subprocess::new(
+        &format!("'{CAL}' conformance adapter --broken 'hang-on=DELETE beliefs'"),
+        Duration::from_millis(1500),
+    );
+    let outcomes = runner::run(&mut sub, &few, &opts);
+    let hung = outcomes.iter().find(|o| o.id == "t.parse.err.011").expect("the DELETE case ran");
+    assert_eq!(hung.status, Status::Errored);
+    assert!(hung.message.as_deref().unwrap_or("").contains("timeout"), "{hung:?}");
+    let last = outcomes.last().expect("cases ran");
+    assert_eq!(last.status, Status::Passed, "the adapter was restarted: {last:?}");
+}
+
+#[test]
+fn an_adapter_that_writes_garbage_gets_errored_cases_not_a_panic() {
+    let (cases, opts) = selftest();
+    let few: Vec<Case> = cases.into_iter().filter(|c| c.id.starts_with("t.parse.")).take(12).collect();
+    let mut sub = adapter("--broken 'garbage-on=RECALL facts'");
+    let outcomes = runner::run(&mut sub, &few, &opts);
+    let bad = outcomes.iter().find(|o| o.id == "t.parse.err.009").expect("ran");
+    assert_eq!(bad.status, Status::Errored);
+    assert!(bad.message.as_deref().unwrap_or("").contains("not JSON"), "{bad:?}");
+    assert!(outcomes.iter().filter(|o| o.id != bad.id).all(|o| o.status == Status::Passed));
+}

@@ -1,0 +1,87 @@
+//! The protocol from the runner's side, with adapters written in Python
+//! (`tests/adapters/*.py`): any language can be certified, skipped required
+//! cases block certification, and malformed messages become `errored` cases.
+
+use cal_conformance::runner::{self, RunOptions, Status};
+use cal_conformance::subprocess::Subprocess;
+use cal_conformance::{Implementation, Level, certify, load_corpus, protocol_schema};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+fn python(script: &str) -> Subprocess {
+    let path = here().join("adapters").join(script);
+    Subprocess::new(&format!("python3 '{}'", path.display()), Duration::from_secs(20))
+}
+
+fn selftest_cases() -> (Vec<cal_conformance::Case>, RunOptions) {
+    let corpus = load_corpus(&here().join("data/cases"));
+    (corpus.cases, RunOptions { fixtures_dir: here().join("data/fixtures"), max_level: None })
+}
+
+#[test]
+fn a_python_adapter_that_skips_everything_is_certified_at_no_level() {
+    let (cases, opts) = selftest_cases();
+    let mut sub = python("skip_all.py");
+    let hello = sub.hello().expect("hello");
+    assert_eq!(hello.level, Level::Core);
+    assert_eq!(hello.limits.get("MAX_LIMIT"), Some(&json!(1000)));
+    let outcomes = runner::run(&mut sub, &cases, &opts);
+    let summary = certify::summarize(hello.level, &outcomes);
+    assert_eq!(summary.certified, None);
+    // Execute cases are skipped at load_fixture already; everything else at its own request.
+    assert!(outcomes.iter().filter(|o| o.kind != cal_conformance::Kind::Execute).all(|o| o.status == Status::Skipped));
+    assert_eq!(summary.level(Level::Core).passed, 0);
+    assert!(summary.level(Level::Core).skipped > 0);
+}
+
+#[test]
+fn malformed_answers_are_errored_cases_naming_the_problem() {
+    let (cases, opts) = selftest_cases();
+    let parse: Vec<_> = cases.into_iter().filter(|c| c.id.starts_with("t.parse.")).take(8).collect();
+    let mut sub = python("bad_messages.py");
+    let outcomes = runner::run(&mut sub, &parse, &opts);
+    assert_eq!(outcomes.len(), 8);
+    for o in &outcomes {
+        assert_eq!(o.status, Status::Errored, "{o:?}");
+        let m = o.message.as_deref().unwrap_or("");
+        assert!(m.contains("malformed") || m.contains("id is not"), "{m}");
+    }
+    assert!(outcomes.iter().any(|o| o.message.as_deref().unwrap_or("").contains("/result/accept")));
+}
+
+#[test]
+fn a_hello_that_breaks_its_schema_is_refused() {
+    let mut sub = python("bad_hello.py");
+    let e = sub.hello().expect_err("an unknown level is refused");
+    assert!(e.contains("hello-response") && e.contains("/level"), "{e}");
+}
+
+#[test]
+fn an_adapter_command_that_does_not_exist_is_an_error_not_a_panic() {
+    let mut sub = Subprocess::new("/nonexistent/adapter --flag", Duration::from_secs(5));
+    assert!(sub.hello().is_err());
+    let (cases, opts) = selftest_cases();
+    let outcomes = runner::run(&mut sub, &cases[..3], &opts);
+    assert!(outcomes.iter().all(|o| o.status == Status::Errored));
+}
+
+#[test]
+fn every_protocol_schema_compiles_and_checks_its_messages() {
+    for (name, _) in protocol_schema::SCHEMAS {
+        // Compiling happens on first use; an unknown shape is reported, not a panic.
+        let r = protocol_schema::validate(name, &json!({}));
+        assert!(r.is_err(), "{name} accepts an empty object");
+        assert!(!r.unwrap_err().contains("does not compile"), "{name}");
+    }
+    let ok = json!({"id": 3, "status": "ok", "result": {"accept": true, "diagnostics": []}});
+    assert_eq!(protocol_schema::validate("parse-response", &ok), Ok(()));
+    let req = json!({"id": 1, "type": "execute", "fixture": "f", "query": "RECALL", "clock": "2026-01-01T00:00:00Z", "params": {}});
+    assert_eq!(protocol_schema::validate("execute-request", &req), Ok(()));
+    let both = json!({"id": 1, "type": "parse", "query": "x", "query_hex": "00"});
+    assert!(protocol_schema::validate("parse-request", &both).is_err());
+}
