@@ -1,7 +1,12 @@
 """Wire cases, application/json+cal -> text/cal (§15.2), and JSON the
 schema rejects (§15.5; code and pointer as docs/json-form.md rules)."""
 
-from dsl import Area
+from dsl import Area, level_of
+
+
+def wlevel(text):
+    lv = level_of(text or "")
+    return "extended" if lv == "core" else lv
 
 j = Area("wire/json-to-text.json", "application/json+cal -> canonical text/cal (§15.2, §15.3).", "extended",
          ("wire", "json-to-text"), ())
@@ -66,7 +71,7 @@ for obj, text in [
     ({"statement": "batch", "entries": [{"label": "a", "statement": "describe", "target": "server"}]},
      "BATCH {\n  a: DESCRIBE server\n}"),
 ]:
-    j.wire_j2t("wire.j2t." + obj["statement"], obj, text=text)
+    j.wire_j2t("wire.j2t." + obj["statement"], obj, text=text, level=wlevel(text))
 
 # More JSON -> text: every statement kind and the JSON-only spellings (key order, defaults).
 R2 = {"recall": {"grain_type": "beliefs"}}
@@ -115,7 +120,7 @@ for obj, text in [
                                                                           {"field": "importance", "value": 0.5}], "reason": "r"},
      'SUPERSEDE sha256:a1b2c3d4 SET tags = ["a", "b"] SET importance = 0.5 REASON "r"'),
 ]:
-    j.wire_j2t("wire.j2t2." + obj["statement"], obj, text=text)
+    j.wire_j2t("wire.j2t2." + obj["statement"], obj, text=text, level=wlevel(text))
 
 e = Area("wire/json-errors.json", "application/json+cal the schema rejects: CAL-E002 with the JSON pointer "
          "(docs/json-form.md), or the text form's code for what only the lexer knows.", "extended",
@@ -174,7 +179,9 @@ for obj, code, ptr, *note in [
      "/pipeline/0/direction"),
     ({"statement": "recall", "in": {"scope": "x", "scop": "x"}}, "CAL-E002", "/in/scop"),
 ]:
+    lv = {"add": "evolve", "revert": "evolve", "supersede": "evolve", "define_template": "full"}.get(obj.get("statement"),
+                                                                                                "extended")
     e.wire_err("wire.err." + (ptr or "/top").strip("/").split("/")[0].replace("_", "-").lower(), obj,
-               code=code, pointer=ptr, disagree=note[0] if note else None)
+               code=code, pointer=ptr, disagree=note[0] if note else None, level=lv)
 
 AREAS = [j, e]
