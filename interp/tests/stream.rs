@@ -509,3 +509,12 @@ fn snapshot_of_a_full_stream() {
     let lines: Vec<String> = events.iter().map(Event::to_ndjson).collect();
     insta::assert_snapshot!(lines.join("\n"));
 }
+
+#[test]
+fn describe_declares_streaming() {
+    let r = interp().execute(&parse("DESCRIBE capabilities"), &opts());
+    let caps = &r.json["capabilities"];
+    assert_eq!(caps["streaming"], true);
+    assert_eq!(caps["streaming_transports"], serde_json::json!(["ndjson"]));
+    assert!(caps["levels"]["full"]["implemented"].to_string().contains("STREAM"));
+}

@@ -3,6 +3,9 @@
 //! and execute queries against a memory — the built-in demo memory when no
 //! `--store` is given — and print each response (§14.1 envelope).
 //!
+//! `--stream` prints each ASSEMBLE's events as NDJSON instead (§11.3's fallback binding; see
+//! docs/streaming.md).
+//!
 //! Exit status: 0 when every query ran, 1 when the input has errors (printed
 //! as `cal check` prints them) or a query failed at run time, 2 for usage or
 //! I/O problems. [`Session`] is shared with `cal explain` and `cal repl`.
@@ -13,9 +16,11 @@ use std::sync::Arc;
 
 use cal_checker::Params;
 use cal_grammar::Diagnostic;
+use cal_interp::stream::{CancelToken, Control, Event};
 use cal_interp::{ExecOptions, InterpConfig, Interpreter, JsonLinesAudit, OmsFacade, Response, Timing, demo};
-use cal_parser::ast::Document;
+use cal_parser::ast::{Document, QueryBody, Statement};
 use oms::store::Store;
+use std::io::Write;
 
 use crate::{input, render};
 
@@ -78,6 +83,11 @@ pub struct RunArgs {
     /// The `next_cursor` of a previous response to the same query: print the next page.
     #[arg(long, value_name = "CURSOR")]
     pub cursor: Option<String>,
+    /// Stream: print each ASSEMBLE's events (§11) as NDJSON, one JSON object per line, as they
+    /// happen, filtered by its STREAM clause (all events without one). Other queries print
+    /// their response as one line. Closing the output cancels the assembly.
+    #[arg(long, conflicts_with = "format")]
+    pub stream: bool,
     #[command(flatten)]
     /// Memory, clock, user and parameters.
     pub session: SessionArgs,
@@ -237,6 +247,34 @@ pub fn run(args: &RunArgs) -> ExitCode {
     if document.queries.is_empty() {
         return super::usage_error("no query to run");
     }
+    if args.stream {
+        // Every query runs, failed or not (no short circuit).
+        let results: Vec<bool> = document.queries.iter().map(|q| stream_query(&session, &name, &text, q)).collect();
+        let failed = results.contains(&true);
+        return if failed { super::invalid() } else { super::OK };
+    }
     let responses: Vec<Response> = document.queries.iter().map(|q| session.interp.execute(q, &session.opts)).collect();
     if print(&name, &text, &responses, args.format) { super::invalid() } else { super::OK }
+}
+
+/// `--stream`: runs one query, writing its events (an ASSEMBLE) or its response (anything else)
+/// to standard output as NDJSON lines, flushed one by one. A write that fails (the reader went
+/// away, §11.5 "client closes connection") cancels the assembly. Returns whether it failed;
+/// errors and warnings are also shown on standard error as code frames.
+fn stream_query(session: &Session, name: &str, source: &str, query: &cal_parser::ast::Query) -> bool {
+    let mut out = std::io::stdout().lock();
+    let mut sink = |event: &Event| match writeln!(out, "{}", event.to_ndjson()).and_then(|()| out.flush()) {
+        Ok(()) => Control::Continue,
+        Err(e) => Control::Cancel(format!("the output was closed: {e}")),
+    };
+    let response = session.interp.execute_stream(query, &session.opts, &mut sink, &CancelToken::new());
+    if !matches!(&query.body, QueryBody::Statement(Statement::Assemble(_))) {
+        let _ = writeln!(out, "{}", response.json).and_then(|()| out.flush());
+    }
+    drop(out);
+    if let Some(d) = &response.error {
+        render::eprint_diagnostics(name, source, std::slice::from_ref(d));
+    }
+    render::eprint_diagnostics(name, source, &response.warnings);
+    response.is_error()
 }
