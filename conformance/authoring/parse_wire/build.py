@@ -18,6 +18,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import caltool  # noqa: E402
+from dsl import LEVELS, level_of  # noqa: E402
+
+
+def raised(level, query):
+    """A case is at least at the level of every feature its query uses (§24)."""
+    return max(level, level_of(query), key=LEVELS.index)
 
 CASES_DIR = os.path.join(caltool.ROOT, "conformance", "cases")
 
@@ -54,7 +60,8 @@ def keyword_tags(q):
 def build_parse(s, problems):
     q = s["query"]
     tags = sorted(set(s["tags"]) | (set(keyword_tags(q)) if not s.get("query_hex") else set()))
-    case = {"id": s["id"], "kind": "parse", "level": s["level"], "tags": tags, "sections": s["sections"]}
+    lv = s["level"] if s.get("query_hex") else raised(s["level"], q)
+    case = {"id": s["id"], "kind": "parse", "level": lv, "tags": tags, "sections": s["sections"]}
     if s["flags"]:
         case["flags"] = s["flags"]
     if s["description"]:
@@ -131,7 +138,8 @@ def build_parse(s, problems):
 
 
 def build_wire(s, problems):
-    case = {"id": s["id"], "kind": "wire", "level": s["level"], "tags": s["tags"], "sections": s["sections"]}
+    lv = raised(s["level"], s["query"]) if s["mode"] == "t2j" else s["level"]
+    case = {"id": s["id"], "kind": "wire", "level": lv, "tags": s["tags"], "sections": s["sections"]}
     if s["description"]:
         case["description"] = s["description"]
     note = s.get("disagree")
