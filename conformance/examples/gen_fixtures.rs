@@ -42,6 +42,7 @@ const FIXTURES: &[Fixture] = &[
     ("tasks-goals", tasks_goals),
     ("conversations", conversations),
     ("unicode", unicode),
+    ("domain-profiles", domain_profiles),
 ];
 
 /// A belief with the usual fields; `extra` entries are merged in.
@@ -529,6 +530,42 @@ fn unicode(b: &mut Builder) -> Result<(), OmsError> {
                 "created_at": base + i as i64 * HOUR, "namespace": NS, "structural_tags": ["i18n"], "user_id": s,
             }),
         )?;
+    }
+    Ok(())
+}
+
+/// Domain-profile grains (CAL §12): `profile:` tags and prefixed fields, some
+/// at the top level and some (integration) inside the `context` map (OMS Appendix A).
+fn domain_profiles(b: &mut Builder) -> Result<(), OmsError> {
+    #[rustfmt::skip]
+    let rows: &[(&str, &str, &str, &str, &str, Json)] = &[
+        ("hc-flu", "patient:P-12345", "mg:knows", "diagnosed with acute bronchitis", "profile:healthcare",
+            json!({"hc:patient_id": "P-12345", "hc:condition_code": "J20.9", "hc:encounter_id": "E-1"})),
+        ("hc-cold", "patient:P-12345", "mg:knows", "diagnosed with a common cold", "profile:healthcare",
+            json!({"hc:patient_id": "P-12345", "hc:condition_code": "J06.9", "hc:encounter_id": "E-2"})),
+        ("hc-diet", "patient:P-12345", "mg:prefers", "vegetarian meals", "profile:healthcare",
+            json!({"hc:patient_id": "P-12345"})),
+        ("hc-other", "patient:P-99999", "mg:knows", "sprained ankle", "profile:healthcare",
+            json!({"hc:patient_id": "P-99999", "hc:condition_code": "S93.4"})),
+        ("hc-untagged", "patient:P-12345", "mg:knows", "allergic to penicillin", "clinical",
+            json!({"hc:patient_id": "P-12345", "hc:condition_code": "Z88.0"})),
+        ("fin-risk", "acct:A-1", "mg:knows", "flagged for review", "profile:finance",
+            json!({"fin:account_id": "A-1", "fin:risk_category": "high"})),
+        ("fin-ok", "acct:A-2", "mg:knows", "in good standing", "profile:finance",
+            json!({"fin:account_id": "A-2", "fin:risk_category": "low"})),
+        ("legal-case", "case:C-7", "mg:knows", "privileged memo filed", "profile:legal",
+            json!({"legal:case_id": "C-7", "legal:jurisdiction": "EU"})),
+        ("int-jira", "ticket:PHX-214", "mg:knows", "synced from jira", "profile:integration",
+            json!({"context": {"int:source_system": "jira", "int:sync_status": "ok"}})),
+        ("int-gh", "ticket:GH-9", "mg:knows", "synced from github", "profile:integration",
+            json!({"context": {"int:source_system": "github", "int:sync_status": "stale"}})),
+        ("plain", "alice", "mg:prefers", "dark mode", "preference", json!({})),
+    ];
+    let base = at("2026-02-20T09:00:00Z");
+    for (i, (key, s, r, o, tag, extra)) in rows.iter().enumerate() {
+        let mut j = belief(s, r, o, 0.8, "2026-02-20T09:00:00Z", &[tag], extra.clone());
+        j["created_at"] = json!(base + i as i64 * HOUR);
+        b.put(key, j)?;
     }
     Ok(())
 }

@@ -154,12 +154,12 @@ def statements():
           f'REVERT sha256:{f.hexof("alice-theme")} REASON "undo"',
           'SUPERSEDE sha256:' + "e" * 64 + ' SET object = "x" REASON "missing target"']
     for q in t1:
-        s(bb, q, "evolve", ["tier1", "E044"], ["2.4", "17.2", "22"], error="CAL-E044",
+        s(bb, q, "core", ["tier1", "E044"], ["2.4", "17.2", "22"], error="CAL-E044",
           desc="Without a Tier 1 capability an evolve statement is refused and nothing is written.")
-    s(sc, f'SUPERSEDE sha256:{c.hexof("theme-v3")} SET object = "sepia" REASON "x"', "evolve", ["tier1", "E044"], ["2.4"],
+    s(sc, f'SUPERSEDE sha256:{c.hexof("theme-v3")} SET object = "sepia" REASON "x"', "core", ["tier1", "E044"], ["2.4"],
       error="CAL-E044")
-    s(sc, f'REVERT sha256:{c.hexof("theme-v2")} REASON "x"', "evolve", ["tier1", "E044"], ["2.4"], error="CAL-E044")
-    s(bb, ADD, "evolve", ["tier1", "E044", "capability"], ["2.4", "18.1"], error="CAL-E044",
+    s(sc, f'REVERT sha256:{c.hexof("theme-v2")} REASON "x"', "core", ["tier1", "E044"], ["2.4"], error="CAL-E044")
+    s(bb, ADD, "core", ["tier1", "E044", "capability"], ["2.4", "18.1"], error="CAL-E044",
       capability='{"namespace": "conf:main", "user_id": "alice", "tier": 0}')
     # Execution-only errors
     s(bb, 'ASSEMBLE ctx FROM a: (RECALL beliefs ABOUT "alice") BUDGET 100 tokens FORMAT TEMPLATE no_such_template', "full",

@@ -8,6 +8,7 @@ Usage: `cargo build -p cal && python3 conformance/authoring/execute_mg/execute_c
 import sys
 
 import book
+import cases_domain
 import cases_recall
 import cases_shortcuts
 import cases_statements
@@ -21,6 +22,8 @@ DESCRIPTIONS = {
     "types": "Grain-type-specific fields (CAL §6.3) over all-types, tasks-goals and conversations.",
     "views": "Supersession, contradictions, verification status and WITH options that change results (CAL §8.1, §8.9, §9.6, WITH).",
     "namespaces": "Namespaces and capability-token confinement (CAL §2.3, §18.3) over multi-namespace, and Unicode data (§16).",
+    "domain": "Domain profile querying over domain-profiles: profile: tags, prefixed fields at the top level and in the context map, CAL-W002 (CAL §12).",
+    "evolve": "Evolve-level error outcomes under a Tier 1 capability: SupersessionConflict, NoPreviousVersion, GrainTypeNotEvolvable, TargetNotFound (CAL §8.8-§8.10, Appendix C).",
     "statements": "EXISTS, HISTORY, DESCRIBE, BATCH, COALESCE, LET, EXPLAIN, set operations, ASSEMBLE and Tier 1 refusals (CAL §8).",
 }
 
@@ -30,6 +33,7 @@ def main():
     cases_shortcuts.build()
     cases_types.build()
     cases_statements.build()
+    cases_domain.build()
     n, bad = book.reconcile_and_write(DESCRIPTIONS)
     print(f"{n} execute cases written; {bad} disagree with our toolchain (execute-disagreements.md)")
     return 0

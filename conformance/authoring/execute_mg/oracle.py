@@ -13,6 +13,7 @@ fail against our toolchain until one of them is fixed).
 
 import json
 import os
+import re
 import subprocess
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -101,6 +102,11 @@ def field(r, name):
         return c.get("id") if isinstance(c, dict) else None
     if name == "hash":
         return r["addr"]
+    if ":" in name and name not in g:
+        # Domain fields (§12.2) may live in the context map (OMS Appendix A), with or without the prefix.
+        c = g.get("context")
+        if isinstance(c, dict):
+            return c.get(name, c.get(name.split(":", 1)[1]))
     return g.get(name)
 
 
@@ -170,6 +176,11 @@ def run_toolchain(fx, query, clock, params=None, capability=None):
         resp = None
     if isinstance(resp, list):
         resp = resp[0] if resp else None
+    if resp is None:
+        # A static error: `cal run` prints it as a code frame on stderr, not as JSON.
+        m = re.search(r"\[(CAL-E[0-9]{3})\]", out.stderr.decode(errors="replace"))
+        if m:
+            resp = {"error": {"code": m.group(1), "message": "static error"}}
     warnings = []
     if isinstance(resp, dict):
         warnings = [w.get("code") for w in (resp.get("_cal") or {}).get("warnings", []) if isinstance(w, dict)]
