@@ -201,7 +201,8 @@ def main(selected):
             out = os.path.join(CASES_DIR, area.path)
             os.makedirs(os.path.dirname(out), exist_ok=True)
             with open(out, "w", encoding="utf-8") as f:
-                json.dump({"description": area.description, "cases": cases}, f, ensure_ascii=False, indent=1)
+                doc = {"$schema": "../../schema/case-file.schema.json", "description": area.description, "cases": cases}
+                json.dump(doc, f, ensure_ascii=False, indent=1)
                 f.write("\n")
             print(f"{area.path}: {len(cases)} cases, {len(problems)} disagreements")
             for pid, msg, note in problems:
