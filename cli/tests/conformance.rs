@@ -173,3 +173,26 @@ fn an_adapter_that_writes_garbage_gets_errored_cases_not_a_panic() {
     assert!(bad.message.as_deref().unwrap_or("").contains("not JSON"), "{bad:?}");
     assert!(outcomes.iter().filter(|o| o.id != bad.id).all(|o| o.status == Status::Passed));
 }
+
+#[test]
+fn stats_counts_the_corpus_against_the_grammar_registry() {
+    let data = conformance_dir().join("tests/data");
+    let out = Command::new(CAL)
+        .args(["conformance", "stats", "--json", "--cases"])
+        .arg(data.join("cases"))
+        .output()
+        .expect("cal runs");
+    assert_eq!(out.status.code(), Some(0));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let per_code = s["per_code"].as_object().expect("per_code");
+    assert_eq!(per_code.len(), cal_grammar::Code::ALL.len(), "every registry code is listed");
+    assert!(per_code["CAL-E003"].as_u64() >= Some(1));
+    assert!(s["codes_under_minimum"].as_array().is_some_and(|a| !a.is_empty()));
+    assert_eq!(s["per_kind"]["mg"], 15);
+    assert_eq!(s["limits_17_3"]["MAX_IN_SET"]["generated"], 2);
+    assert!(s["per_keyword"]["RECALL"].as_u64() >= Some(3));
+    let text =
+        Command::new(CAL).args(["conformance", "stats", "--cases"]).arg(data.join("cases")).output().expect("cal runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("error codes:") && text.contains("§17.3 limits"), "{text}");
+}

@@ -213,7 +213,11 @@ impl Stats {
             "per_kind": self.per_kind,
             "per_level": self.per_level,
             "per_code": self.per_code,
-            "codes_under_minimum": self.thin_codes().iter().map(|(c, n)| json!({ "code": c, "cases": n })).collect::<Vec<_>>(),
+            "codes_under_minimum": self.thin_codes().iter().map(|(c, n)| json!({
+                "code": c,
+                "cases": n,
+                "execution_only": Code::parse(c).is_some_and(|x| x.info().phase == cal_grammar::Phase::Execute),
+            })).collect::<Vec<_>>(),
             "per_keyword": self.per_keyword,
             "keywords_under_minimum": under(&self.per_keyword),
             "per_with_option": self.per_with_option,
@@ -247,7 +251,11 @@ impl Stats {
             self.per_code.len(),
             self.thin_codes().len()
         );
-        let _ = writeln!(o, "  {}", pairs(self.thin_codes().into_iter().map(|(c, n)| (c.to_string(), n))));
+        let thin = self.thin_codes().into_iter().map(|(c, n)| {
+            let only_at_run_time = Code::parse(c).is_some_and(|x| x.info().phase == cal_grammar::Phase::Execute);
+            (if only_at_run_time { format!("{c} (execution-only)") } else { c.to_string() }, n)
+        });
+        let _ = writeln!(o, "  {}", pairs(thin));
         let section = |o: &mut String, title: &str, m: &mut dyn Iterator<Item = (String, usize)>| {
             let all: Vec<(String, usize)> = m.collect();
             let thin: Vec<(String, usize)> = all.iter().filter(|(_, n)| *n < MIN_ACCEPTS).cloned().collect();

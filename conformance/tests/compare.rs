@@ -1,0 +1,111 @@
+//! The comparison rules, one at a time, on hand-made answers.
+
+use cal_conformance::case::{ExecuteExpect, ParseExpect, Phase, Position};
+use cal_conformance::compare::{execute, json_eq, parse};
+use serde_json::json;
+
+fn reject(code: &str, phase: Phase) -> ParseExpect {
+    ParseExpect::Reject {
+        code: code.into(),
+        phase,
+        position: Some(Position { start: 7, end: 12, line: Some(1), col: Some(8) }),
+        suggestion_contains: Some("belief".into()),
+        has_example: Some(true),
+    }
+}
+
+fn diag(code: &str, phase: &str, start: u64) -> serde_json::Value {
+    json!({"code": code, "severity": "error", "phase": phase, "message": "m",
+           "position": {"start": start, "end": 12, "line": 1, "col": 8},
+           "suggestion": "Did you mean \"belief\"?", "example": "RECALL beliefs"})
+}
+
+#[test]
+fn numbers_compare_by_value_and_keys_in_any_order() {
+    assert!(json_eq(&json!({"a": 1, "b": [1.0, "x"]}), &json!({"b": [1, "x"], "a": 1.0})));
+    assert!(!json_eq(&json!({"a": 1}), &json!({"a": 1, "b": null})));
+    assert!(!json_eq(&json!([1, 2]), &json!([2, 1])));
+}
+
+#[test]
+fn a_reject_passes_when_the_code_is_among_the_errors_with_its_phase() {
+    let r = json!({"accept": false, "diagnostics": [diag("CAL-E002", "parse", 0), diag("CAL-E003", "parse", 7)]});
+    let j = parse(&reject("CAL-E003", Phase::Parse), &r);
+    assert!(j.mismatches.is_empty(), "{j:?}");
+    assert_eq!(j.should.len(), 3);
+    assert!(j.should.iter().all(|c| c.passed), "{j:?}");
+}
+
+#[test]
+fn a_wrong_phase_fails_and_a_wrong_position_only_costs_a_should_point() {
+    let r = json!({"accept": false, "diagnostics": [diag("CAL-E003", "check", 6)]});
+    let j = parse(&reject("CAL-E003", Phase::Parse), &r);
+    assert_eq!(j.mismatches.len(), 1);
+    assert_eq!(j.mismatches[0].what, "phase");
+    assert!(j.should.iter().any(|c| c.check == "position" && !c.passed));
+}
+
+#[test]
+fn an_accepted_query_that_must_be_rejected_fails_on_accept_and_code() {
+    let r = json!({"accept": true, "diagnostics": []});
+    let j = parse(&reject("CAL-E003", Phase::Parse), &r);
+    let whats: Vec<&str> = j.mismatches.iter().map(|m| m.what.as_str()).collect();
+    assert_eq!(whats, ["accept", "code"]);
+}
+
+#[test]
+fn an_accept_compares_json_canonical_text_and_warnings_as_a_set() {
+    let expect = ParseExpect::Accept {
+        json: Some(json!({"statement": "recall"})),
+        canonical: Some("RECALL".into()),
+        warnings: Some(vec!["CAL-W001".into()]),
+    };
+    let good = json!({"accept": true, "json": {"statement": "recall"}, "canonical": "RECALL",
+                      "diagnostics": [{"code": "CAL-W001", "severity": "warning", "message": "m"}]});
+    assert!(parse(&expect, &good).mismatches.is_empty());
+    let bad = json!({"accept": true, "json": {"statement": "exists"}, "canonical": "RECALL ", "diagnostics": []});
+    let whats: Vec<String> = parse(&expect, &bad).mismatches.into_iter().map(|m| m.what).collect();
+    assert_eq!(whats, ["json", "canonical", "warnings"]);
+}
+
+fn answer(results: &[&str], before: &str, after: &str) -> serde_json::Value {
+    let rs: Vec<_> = results.iter().map(|a| json!({"content_address": a})).collect();
+    json!({"response": {"results": rs, "total": results.len(), "_cal": {"duration_ms": 3}},
+           "store_digest_before": before, "store_digest_after": after})
+}
+
+#[test]
+fn results_compare_in_order_or_as_a_multiset_and_the_store_must_not_change() {
+    let a = "a".repeat(64);
+    let b = "b".repeat(64);
+    let expect = |ordered| ExecuteExpect {
+        results: Some(vec![format!("sha256:{a}"), format!("sha256:{b}")]),
+        ordered,
+        total: Some(2),
+        ..ExecuteExpect::default()
+    };
+    let swapped = answer(&[&b, &a], "d1", "d1");
+    assert!(execute(&expect(false), &swapped, true).mismatches.is_empty());
+    assert_eq!(execute(&expect(true), &swapped, true).mismatches[0].what, "results (ordered)");
+    assert!(execute(&expect(true), &swapped, false).mismatches.is_empty(), "nondeterministic: as a multiset");
+    let changed = answer(&[&a, &b], "d1", "d2");
+    assert_eq!(execute(&expect(true), &changed, true).mismatches[0].what, "store unchanged");
+    let no_digest = json!({"response": {"results": []}});
+    assert_eq!(execute(&expect(false), &no_digest, true).mismatches[0].what, "store digest");
+}
+
+#[test]
+fn expected_errors_fields_and_ignored_fields() {
+    let err = ExecuteExpect { error: Some("CAL-E008".into()), ..ExecuteExpect::default() };
+    let got =
+        json!({"response": {"error": {"code": "CAL-E008"}}, "store_digest_before": "x", "store_digest_after": "x"});
+    assert!(execute(&err, &got, true).mismatches.is_empty());
+    let results_instead = answer(&[], "x", "x");
+    assert_eq!(execute(&err, &results_instead, true).mismatches[0].what, "error");
+
+    let mut fields = serde_json::Map::new();
+    fields.insert("/total".into(), json!(0));
+    fields.insert("/_cal/duration_ms".into(), json!(0));
+    let f = ExecuteExpect { fields, ignore: vec!["duration_ms".into()], ..ExecuteExpect::default() };
+    assert!(execute(&f, &answer(&[], "x", "x"), true).mismatches.is_empty(), "duration_ms is ignored");
+}
