@@ -190,6 +190,40 @@ def encode_vectors():
          desc="OMS §21.1 Vector 1, byte for byte.")
 
 
+def sensitivity_vectors():
+    """Tags that require a classification raise the header's sensitivity bits (OMS §3.1.1 bits 6-7, §13)."""
+    rows = [("phi", ["phi:diagnosis"], 0xC0), ("pii", ["pii:email"], 0x80), ("phi-over-pii", ["pii:email", "phi:lab_result"], 0xC0),
+            ("plain", ["preference"], 0x00)]
+    for name, tags, bits in rows:
+        g = base("belief", subject="p", relation="r", object="o", confidence=0.5, structural_tags=tags)
+        d, err = encode(g)
+        flags = bytes.fromhex(d["blob_hex"])[1]
+        if flags & 0xC0 != bits:
+            DISAGREE.append(f"sensitivity {name}: header flags 0x{flags:02x}, OMS wants bits 0x{bits:02x}")
+        case("encode", f"mg.encode.sensitivity.{name}", "core", ["encode", "sensitivity"], ["OMS 3.1.1", "OMS 13"],
+             {"grain": g, "expect": {"hex": d["blob_hex"], "address": d["content_address"]}},
+             desc=f"Header sensitivity bits 0x{bits:02x} for tags {tags}.")
+
+
+def cbor_vectors():
+    """CBOR payloads (flag bit 5) decode to the same grain values (OMS §3.1.1, §4)."""
+    n = 0
+    for t, grains in TYPES.items():
+        g = grains[0]
+        n += 1
+        d, err = encode(g, ["--cbor"])
+        if d is None:
+            DISAGREE.append(f"cbor {t}: refused with {err}")
+            continue
+        got, err = decode(d["blob_hex"])
+        if got is None:
+            DISAGREE.append(f"cbor {t}: decode says {err}")
+            continue
+        case("decode", f"mg.decode.cbor.{t}.{n:03d}", "core", ["decode", "cbor", t], ["OMS 3.1.1", "OMS 4"],
+             {"hex": d["blob_hex"], "expect": {"grain": got, "address": d["content_address"]}}, flags=["should"],
+             desc="A CBOR-encoded grain (flags bit 5); CBOR support is optional, so the case does not gate.")
+
+
 def decode_vectors():
     n = 0
     for t, grains in TYPES.items():
@@ -390,6 +424,8 @@ def reject_vectors():
 def main():
     encode_vectors()
     decode_vectors()
+    sensitivity_vectors()
+    cbor_vectors()
     reject_vectors()
     out_dir = os.path.join(ROOT, "cases", "mg")
     os.makedirs(out_dir, exist_ok=True)
