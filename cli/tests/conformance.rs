@@ -196,3 +196,16 @@ fn stats_counts_the_corpus_against_the_grammar_registry() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("error codes:") && text.contains("§17.3 limits"), "{text}");
 }
+
+#[test]
+fn a_crash_during_an_execute_case_reloads_the_fixture_after_the_restart() {
+    let (cases, opts) = selftest();
+    let exec: Vec<Case> = cases.into_iter().filter(|c| c.kind() == Kind::Execute).collect();
+    let mut sub = adapter("--broken 'crash-on=RECALL goals'");
+    let outcomes = runner::run(&mut sub, &exec, &opts);
+    let crashed = outcomes.iter().find(|o| o.id == "t.exec.004").expect("the goals case ran");
+    assert_eq!(crashed.status, Status::Errored);
+    assert_eq!(sub.starts(), 2);
+    let rest: Vec<_> = outcomes.iter().filter(|o| o.id != "t.exec.004").collect();
+    assert!(rest.iter().all(|o| o.status == Status::Passed), "{rest:#?}");
+}

@@ -9,7 +9,7 @@ use crate::implementation::Implementation;
 use crate::protocol::{Answer, Hello, Request, hello_request};
 use crate::protocol_schema::validate;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
@@ -30,6 +30,32 @@ impl Drop for Running {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The longest answer line accepted (64 MiB): an adapter that writes more without a newline
+/// is treated as broken rather than allowed to exhaust the runner's memory.
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
+/// Forwards the adapter's non-blank lines; `None` at the end of its output or on an
+/// unreadable or oversized line (the runner then treats the adapter as gone).
+fn read_lines(stdout: std::process::ChildStdout, tx: &std::sync::mpsc::Sender<Option<String>>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        match (&mut reader).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if line.len() as u64 > MAX_LINE_BYTES => break,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&line);
+        if text.trim().is_empty() {
+            continue;
+        }
+        if tx.send(Some(text.trim_end().to_string())).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(None);
 }
 
 /// The adapter runs in its own process group (`sh -c` may fork the real adapter
@@ -79,20 +105,7 @@ impl Subprocess {
         let stdin = child.stdin.take().ok_or("the adapter has no stdin")?;
         let stdout = child.stdout.take().ok_or("the adapter has no stdout")?;
         let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) if l.trim().is_empty() => continue,
-                    Ok(l) => {
-                        if tx.send(Some(l)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-            let _ = tx.send(None);
-        });
+        std::thread::spawn(move || read_lines(stdout, &tx));
         self.running = Some(Running { child, stdin, lines: rx });
         self.starts += 1;
         Ok(())
