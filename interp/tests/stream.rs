@@ -518,3 +518,64 @@ fn describe_declares_streaming() {
     assert_eq!(caps["streaming_transports"], serde_json::json!(["ndjson"]));
     assert!(caps["levels"]["full"]["implemented"].to_string().contains("STREAM"));
 }
+
+/// A small deterministic generator for the property below (no shrinking needed: a failing
+/// case prints its query).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn property_random_budgets_chunk_sizes_and_cancel_points() {
+    let interp = interp();
+    let queries = queries();
+    let mut rng = Lcg(0x5eed_cafe);
+    let (mut completed, mut cancelled) = (0, 0);
+    for _ in 0..60 {
+        let q = &queries[rng.below(queries.len() as u64) as usize];
+        let format = FORMATS[rng.below(FORMATS.len() as u64) as usize];
+        let budget = 30 + rng.below(3000);
+        let chunk_size = 20 + rng.below(981) as usize;
+        let cancel_at = rng.below(5) as usize; // 0: never
+        let text_q =
+            with_clauses(q, &format!("{budget} tokens"), format, &format!("STREAM {{ chunk_size = {chunk_size} }}"));
+        let mut events = Vec::new();
+        let r = if cancel_at == 0 {
+            interp.execute_stream(&parse(&text_q), &opts(), &mut events, &CancelToken::new())
+        } else {
+            interp.execute_stream(&parse(&text_q), &opts(), &mut cancel_after(cancel_at, &mut events), &CancelToken::new())
+        };
+        assert!(events.windows(2).all(|w| rank(&w[0].body) <= rank(&w[1].body)), "{text_q}: {:?}", kinds(&events));
+        if r.json.get("cancelled").is_none() {
+            check_stream(&text_q, &events, &r, budget, chunk_size);
+            completed += 1;
+            continue;
+        }
+        cancelled += 1;
+        // Cancelled after `cancel_at` chunks: the delivered text is a prefix of the whole text,
+        // and the partial result is a counted, well-formed document of fewer grains.
+        let whole = interp.execute(&parse(&text_q), &opts());
+        let delivered = chunk_texts(&events).concat();
+        assert_eq!(chunk_texts(&events).len(), cancel_at, "{text_q}");
+        assert!(text(&whole).starts_with(&delivered), "{text_q}");
+        assert_eq!(kinds(&events).last(), Some(&"cancelled"), "{text_q}");
+        let partial = text(&r);
+        assert_eq!(r.json["formatted_context"]["tokens"], cal_render::tokens::count(partial), "{text_q}");
+        let grains = |j: &Json| -> usize {
+            j["sources"].as_array().unwrap().iter().map(|s| s["results"].as_array().map_or(0, Vec::len)).sum()
+        };
+        assert!(grains(&r.json) < grains(&whole.json), "{text_q}");
+        match r.json["formatted_context"]["format"].as_str() {
+            Some("sml") => assert_eq!(format!("{delivered}</context>"), partial, "{text_q}"),
+            Some("json") => assert!(serde_json::from_str::<Json>(partial).is_ok(), "{text_q}: {partial}"),
+            Some("template") => assert_eq!(delivered, partial, "{text_q}"),
+            _ => {}
+        }
+    }
+    assert!(completed >= 10 && cancelled >= 10, "both branches are exercised: {completed} / {cancelled}");
+}
