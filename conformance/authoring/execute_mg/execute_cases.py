@@ -9,6 +9,7 @@ import sys
 
 import book
 import cases_domain
+import cases_more
 import cases_recall
 import cases_shortcuts
 import cases_statements
@@ -34,6 +35,7 @@ def main():
     cases_types.build()
     cases_statements.build()
     cases_domain.build()
+    cases_more.build()
     n, bad = book.reconcile_and_write(DESCRIPTIONS)
     print(f"{n} execute cases written; {bad} disagree with our toolchain (execute-disagreements.md)")
     return 0
