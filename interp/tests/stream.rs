@@ -548,7 +548,12 @@ fn property_random_budgets_chunk_sizes_and_cancel_points() {
         let r = if cancel_at == 0 {
             interp.execute_stream(&parse(&text_q), &opts(), &mut events, &CancelToken::new())
         } else {
-            interp.execute_stream(&parse(&text_q), &opts(), &mut cancel_after(cancel_at, &mut events), &CancelToken::new())
+            interp.execute_stream(
+                &parse(&text_q),
+                &opts(),
+                &mut cancel_after(cancel_at, &mut events),
+                &CancelToken::new(),
+            )
         };
         assert!(events.windows(2).all(|w| rank(&w[0].body) <= rank(&w[1].body)), "{text_q}: {:?}", kinds(&events));
         if r.json.get("cancelled").is_none() {
