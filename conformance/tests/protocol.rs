@@ -85,3 +85,67 @@ fn every_protocol_schema_compiles_and_checks_its_messages() {
     let both = json!({"id": 1, "type": "parse", "query": "x", "query_hex": "00"});
     assert!(protocol_schema::validate("parse-request", &both).is_err());
 }
+
+/// Runs `cal_conformance::adapter::serve` on scripted input and returns its answer lines.
+fn serve(input: &str, broken: Option<&cal_conformance::adapter::Broken>) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    let ended = cal_conformance::adapter::serve(input.as_bytes(), &mut out, broken).expect("no I/O error");
+    assert_eq!(ended, cal_conformance::adapter::Ended::Eof);
+    String::from_utf8(out).expect("UTF-8").lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect()
+}
+
+#[test]
+fn the_adapter_answers_every_line_even_broken_ones() {
+    let input = [
+        r#"{"type":"hello","protocol":1}"#,
+        r#"{"id":1,"type":"parse","query":"RECALL beliefs"}"#,
+        r#"{"id":2,"type":"parse","query_hex":"ff"}"#,
+        "this is not JSON",
+        r#"{"id":3,"type":"parse"}"#,
+        r#"{"id":4,"type":"teleport"}"#,
+        r#"{"id":5,"type":"serialize","json":{"statement":"recall"}}"#,
+        r#"{"id":6,"type":"mg_decode","hex":"00"}"#,
+        r#"{"id":7,"type":"execute","fixture":"nope","query":"RECALL","clock":"2026-01-01T00:00:00Z","params":{}}"#,
+        "",
+    ]
+    .join("\n");
+    let answers = serve(&input, None);
+    assert_eq!(answers.len(), 9);
+    assert_eq!(answers[0]["type"], "hello");
+    assert_eq!(answers[0]["level"], "extended");
+    assert_eq!(protocol_schema::validate("hello-response", &answers[0]), Ok(()));
+    assert_eq!(answers[1]["result"]["accept"], true);
+    assert_eq!(answers[1]["result"]["canonical"], "RECALL beliefs");
+    assert_eq!(answers[2]["result"]["diagnostics"][0]["code"], "CAL-E070");
+    assert_eq!(answers[3]["status"], "errored");
+    assert!(answers[4]["message"].as_str().is_some_and(|m| m.contains("parse-request")), "{}", answers[4]);
+    assert_eq!(answers[5]["status"], "errored");
+    assert_eq!(answers[6]["result"]["text"], "RECALL");
+    assert_eq!(answers[7]["result"]["error"], "ERR_TOO_SHORT");
+    assert!(answers[8]["message"].as_str().is_some_and(|m| m.contains("not loaded")), "{}", answers[8]);
+    for (i, a) in answers.iter().enumerate().skip(1) {
+        let kind = ["", "parse", "parse", "", "", "", "serialize", "mg_decode", "execute"][i];
+        if !kind.is_empty() {
+            assert_eq!(protocol_schema::validate(&format!("{kind}-response"), a), Ok(()), "{a}");
+        }
+    }
+}
+
+#[test]
+fn broken_modes_parse_and_accept_all_answers_inside_the_schemas() {
+    use cal_conformance::adapter::Broken;
+    assert_eq!(Broken::parse("accept-all"), Some(Broken::AcceptAll));
+    assert_eq!(Broken::parse("crash-on=RECALL x"), Some(Broken::CrashOn("RECALL x".into())));
+    assert_eq!(Broken::parse("explode"), None);
+    let input = [
+        r#"{"type":"hello","protocol":1}"#,
+        r#"{"id":1,"type":"parse","query":"DELETE everything"}"#,
+        r#"{"id":2,"type":"mg_encode","grain":{"type":"belief"}}"#,
+    ]
+    .join("\n");
+    let answers = serve(&input, Some(&Broken::AcceptAll));
+    assert!(answers[0]["name"].as_str().is_some_and(|n| n.contains("broken")));
+    assert_eq!(answers[1]["result"]["accept"], true, "accepts even DELETE");
+    assert_eq!(protocol_schema::validate("parse-response", &answers[1]), Ok(()));
+    assert_eq!(protocol_schema::validate("mg_encode-response", &answers[2]), Ok(()));
+}
