@@ -7,6 +7,7 @@ use crate::protocol::Answer;
 use cal_checker::Params;
 use cal_grammar::Diagnostic;
 use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade, Timing, diagnostic_json};
+use cal_planner::CURRENT_USER_PARAM;
 use oms::store::{Store, StoreConfig};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -71,8 +72,8 @@ impl Fixtures {
         let token = Capability::parse(capability);
         let mut bound = Params::from_json_object(params);
         if let Some(user) = &token.user {
-            if bound.get(cal_planner_user_param()).is_none() {
-                bound.bind(cal_planner_user_param(), Value::String(user.clone()));
+            if bound.get(CURRENT_USER_PARAM).is_none() {
+                bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
             }
         }
         let before = f.digest.clone();
@@ -82,11 +83,6 @@ impl Fixtures {
         f.digest = after.clone();
         Answer::Ok(json!({ "response": response, "store_digest_before": before, "store_digest_after": after }))
     }
-}
-
-/// The parameter the planner binds `MY` and `$current_user_id` to (§9.5).
-fn cal_planner_user_param() -> &'static str {
-    "current_user_id"
 }
 
 /// What the runner's `capability` carries for us: a §18.1 token as JSON text, or a bare namespace.
