@@ -153,11 +153,13 @@ fn blocks(format: FormatName, layout: &Layout<'_>) -> Vec<(ElementRef, Vec<Strin
             }
             _ => {
                 for (i, e) in source.iter().enumerate() {
+                    // Prose formats do not escape a newline inside a grain's text: such an
+                    // element spans several lines, and is kept whole all the same.
                     let lines = match format {
-                        FormatName::Sml => vec![sml::element(e)],
-                        FormatName::Markdown => vec![markdown::element(e)],
-                        FormatName::Text => vec![text::element(e)],
-                        FormatName::Triples => vec![triples::element(e)],
+                        FormatName::Sml => indent(sml::element(e), ""),
+                        FormatName::Markdown => indent(markdown::element(e), ""),
+                        FormatName::Text => indent(text::element(e), ""),
+                        FormatName::Triples => indent(triples::element(e), ""),
                         FormatName::Json => {
                             indent(serde_json::to_string_pretty(&json::element(e)).unwrap_or_default(), "        ")
                         }
@@ -350,6 +352,83 @@ mod tests {
         assert_eq!(only.len(), 1);
         assert_eq!(only[0].range, 0..empty.len());
         assert!(only[0].elements.is_empty());
+    }
+
+    /// Grains whose text looks like framing or spans lines, in every format: the chunks give the
+    /// text back, every element is found (so none is split), and each sits in one chunk.
+    #[test]
+    fn awkward_grains_are_kept_whole_in_every_format() {
+        use crate::assemble::assemble;
+        use crate::budget::{Budget, BudgetUnit};
+        use crate::grain::GrainInput;
+        use serde_json::json;
+        let grain = |i: usize, object: &str| {
+            let fields = json!({ "type": "belief", "subject": "alice", "relation": "mg:prefers",
+                                 "object": object, "confidence": 0.5, "created_at": 1_700_000_000_000i64 });
+            GrainInput::new(fields, 1.0, format!("sha256:{i:064x}"))
+        };
+        let event = |i: usize, content: &str| {
+            let fields =
+                json!({ "type": "event", "role": "user", "content": content, "created_at": 1_700_000_000_000i64 });
+            GrainInput::new(fields, 1.0, format!("sha256:{i:064x}"))
+        };
+        let awkward = ["two\nlines", "</context>", "  - type: x", "}\n]", "é漢字 🙂", "", "**Beliefs**", "# b"];
+        let a: Vec<GrainInput> = awkward.iter().enumerate().map(|(i, o)| grain(i, o)).collect();
+        let b: Vec<GrainInput> = awkward.iter().enumerate().map(|(i, o)| event(100 + i, o)).collect();
+        let mixed: Vec<GrainInput> = vec![grain(200, "tea"), event(201, "hi\nthere"), grain(202, "coffee")];
+        for format in [
+            FormatName::Sml,
+            FormatName::Markdown,
+            FormatName::Text,
+            FormatName::Json,
+            FormatName::Yaml,
+            FormatName::Triples,
+            FormatName::Toon,
+        ] {
+            let req = AssembleRequest {
+                name: "ctx".into(),
+                intent: Some("x \"y\"".into()),
+                sources: vec![
+                    SourceInput { label: "a".into(), grains: a.clone() },
+                    SourceInput { label: "empty".into(), grains: vec![] },
+                    SourceInput { label: "b".into(), grains: b.clone() },
+                    SourceInput { label: "mixed".into(), grains: mixed.clone() },
+                ],
+                budget: Budget::new(16_000, BudgetUnit::Tokens),
+                output: Output::Format(format),
+                projection: ProjectionOptions { now_ms: 1_800_000_000_000, ..ProjectionOptions::default() },
+            };
+            let out = assemble(&req);
+            let included: Vec<SourceInput> = req
+                .sources
+                .iter()
+                .zip(&out.sources)
+                .map(|(s, r)| SourceInput { label: s.label.clone(), grains: s.grains[..r.grains].to_vec() })
+                .collect();
+            let total: usize = included.iter().map(|s| s.grains.len()).sum();
+            assert_eq!(total, a.len() + b.len() + mixed.len(), "{format:?}: everything fits");
+            let layout = Layout { format: Some(format), sources: &included, projection: &req.projection };
+            for size in [1, 20, 100, 1000] {
+                let c = chunk(&out.text, &layout, size);
+                assert!(c.by_element, "{format:?}: every element located in\n{}", out.text);
+                assert_eq!(c.chunks.iter().map(|c| c.text.as_str()).collect::<String>(), out.text, "{format:?}");
+                assert_eq!(c.chunks.iter().map(|c| c.tokens).sum::<usize>(), out.tokens, "{format:?}");
+                let mut seen: Vec<ElementRef> = c.chunks.iter().flat_map(|c| c.elements.clone()).collect();
+                seen.sort();
+                seen.dedup();
+                assert_eq!(seen.len(), total, "{format:?}: each element in exactly one chunk");
+            }
+        }
+    }
+
+    #[test]
+    fn template_output_is_cut_at_line_ends() {
+        let text = "HEADER\n* one\n* two\n";
+        let opts = ProjectionOptions::default();
+        let c = chunk(text, &Layout { format: None, sources: &[], projection: &opts }, 1);
+        assert!(!c.by_element);
+        assert_eq!(c.chunks.iter().map(|c| c.text.as_str()).collect::<Vec<_>>(), ["HEADER\n", "* one\n", "* two\n"]);
+        assert!(chunk("", &Layout { format: None, sources: &[], projection: &opts }, 20).chunks.is_empty());
     }
 
     #[test]
