@@ -71,7 +71,7 @@ pub struct RunOptions {
 
 /// Runs every case (in order) and returns one outcome per case run.
 pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> Vec<Outcome> {
-    let mut fixtures: HashMap<String, Result<(), String>> = HashMap::new();
+    let mut fixtures: HashMap<String, Result<(), Unready>> = HashMap::new();
     let mut out = Vec::with_capacity(cases.len());
     for case in cases {
         if opts.max_level.is_some_and(|max| case.level > max) {
@@ -87,7 +87,7 @@ pub fn run_case(
     imp: &mut dyn Implementation,
     case: &Case,
     opts: &RunOptions,
-    fixtures: &mut HashMap<String, Result<(), String>>,
+    fixtures: &mut HashMap<String, Result<(), Unready>>,
 ) -> Outcome {
     let verdict = match &case.body {
         Body::Parse(p) => imp.parse(&p.query).map(|r| compare::parse(&p.expect, &r)),
@@ -95,7 +95,8 @@ pub fn run_case(
         Body::Execute(e) => {
             let ready = fixtures.entry(e.fixture.clone()).or_insert_with(|| load(imp, &opts.fixtures_dir, &e.fixture));
             match ready {
-                Err(message) => Verdict::Errored(message.clone()),
+                Err(Unready::Skipped(message)) => Verdict::Skipped(message.clone()),
+                Err(Unready::Failed(message)) => Verdict::Errored(message.clone()),
                 Ok(()) => {
                     let answer = imp.execute(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref());
                     let ordered = !case.has_flag(Flag::Nondeterministic);
@@ -128,16 +129,25 @@ pub fn run_case(
     }
 }
 
-fn load(imp: &mut dyn Implementation, dir: &std::path::Path, name: &str) -> Result<(), String> {
+/// Why a fixture is not ready: the implementation declined it, or it could not be loaded.
+#[derive(Debug, Clone)]
+pub enum Unready {
+    /// `load_fixture` was skipped: the execute cases are skipped too.
+    Skipped(String),
+    /// The file is missing or did not load: the execute cases are errored.
+    Failed(String),
+}
+
+fn load(imp: &mut dyn Implementation, dir: &std::path::Path, name: &str) -> Result<(), Unready> {
     let path = dir.join(format!("{name}.mg"));
     if !path.is_file() {
-        return Err(format!("fixture {name:?} not found at {}", path.display()));
+        return Err(Unready::Failed(format!("fixture {name:?} not found at {}", path.display())));
     }
     let path = path.canonicalize().unwrap_or(path);
     match imp.load_fixture(name, &path) {
         Answer::Ok(_) => Ok(()),
-        Answer::Skipped(m) => Err(format!("load_fixture skipped: {m}")),
-        Answer::Errored(m) => Err(format!("load_fixture failed: {m}")),
+        Answer::Skipped(m) => Err(Unready::Skipped(format!("load_fixture skipped: {m}"))),
+        Answer::Errored(m) => Err(Unready::Failed(format!("load_fixture failed: {m}"))),
     }
 }
 
