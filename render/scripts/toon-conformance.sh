@@ -1,9 +1,8 @@
 #!/bin/sh
-# Installs @toon-format/spec into a temporary directory (outside the Rust build) and runs our
-# TOON encoder against its encoding fixtures. Usage: render/scripts/toon-conformance.sh
+# Installs the pinned official TOON packages (render/tests/toon-decode/package-lock.json) and
+# runs the tests that use them: the encoder against @toon-format/spec's fixtures, and our
+# TOON decoded by @toon-format/toon. Usage: render/scripts/toon-conformance.sh
 set -eu
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-(cd "$dir" && npm install --silent --no-audit --no-fund @toon-format/spec >/dev/null)
-TOON_SPEC_DIR="$dir/node_modules/@toon-format/spec" \
-  cargo test -p cal-render --test toon_conformance -- --ignored --nocapture
+cd "$(dirname "$0")/../.."
+npm ci --prefix render/tests/toon-decode --no-audit --no-fund --silent
+cargo test -p cal-render --test toon_conformance --test toon_decode -- --nocapture

@@ -1,6 +1,7 @@
-//! Our TOON encoder against the official `@toon-format/spec` encoding fixtures. Needs the npm
-//! package on disk, so it is ignored by default: `render/scripts/toon-conformance.sh` installs
-//! it into a temporary directory and runs this test with `TOON_SPEC_DIR` set.
+//! Our TOON encoder against the official `@toon-format/spec` encoding fixtures. Reads the npm
+//! package installed by `npm ci --prefix render/tests/toon-decode` (pinned there, with the
+//! decoder), or the directory in `TOON_SPEC_DIR`; ignored, with that reason, when neither
+//! node nor the package is there (render/build.rs). Under `CI=true` it always runs.
 //! Fixtures with options (other delimiters, indents, key folding) are skipped: CAL's TOON uses
 //! the defaults only.
 
@@ -8,9 +9,11 @@ use cal_render::formats::toon::encode;
 use serde_json::Value;
 
 #[test]
-#[ignore = "needs TOON_SPEC_DIR (render/scripts/toon-conformance.sh)"]
+#[cfg_attr(not(toon_node), ignore = "needs `npm ci --prefix render/tests/toon-decode` (or TOON_SPEC_DIR)")]
 fn official_encode_fixtures() {
-    let Ok(dir) = std::env::var("TOON_SPEC_DIR") else { return };
+    let dir = std::env::var("TOON_SPEC_DIR").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/toon-decode/node_modules/@toon-format/spec").into()
+    });
     let mut failures = Vec::new();
     let (mut run, mut skipped) = (0, 0);
     let path = std::path::Path::new(&dir).join("tests/fixtures/encode");
@@ -33,5 +36,6 @@ fn official_encode_fixtures() {
         }
     }
     eprintln!("TOON fixtures: {run} run, {skipped} skipped, {} failed", failures.len());
+    assert!(run > 100, "no fixtures under {dir}: run `npm ci --prefix render/tests/toon-decode`");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1,0 +1,94 @@
+//! Fixture grains for the render tests: two of every grain type (§10.3.2), with the fields
+//! each type's content rule and attributes read, full-disclosure metadata, and values that
+//! exercise quoting (commas, quotes, colons, a leading hyphen, numeric-looking text, brackets,
+//! a newline, non-ASCII).
+
+#![allow(dead_code)] // each test file uses a different subset
+
+use cal_render::{Disclosure, GrainInput, ProjectionOptions};
+use serde_json::{Value, json};
+
+/// 2026-03-15T09:00:00Z.
+pub const NOW: i64 = 1_773_565_200_000;
+const MIN: i64 = 60_000;
+const DAY: i64 = 86_400_000;
+
+/// The three disclosure levels, with their names.
+pub const LEVELS: [(Disclosure, &str); 3] =
+    [(Disclosure::Summary, "summary"), (Disclosure::Standard, "standard"), (Disclosure::Full, "full")];
+
+/// Projection options at `level` with the fixture clock.
+pub fn opts(level: Disclosure) -> ProjectionOptions {
+    ProjectionOptions { disclosure: level, now_ms: NOW, ..Default::default() }
+}
+
+fn g(mut v: Value, i: usize) -> GrainInput {
+    let meta = json!({"namespace": "team", "importance": 0.5 + i as f64 / 10.0, "source_type": "user_explicit",
+                      "structural_tags": ["fixture", format!("t{i}")], "verification_status": "verified",
+                      "created_at": NOW - (i as i64 + 1) * 7 * MIN});
+    if let (Some(o), Some(m)) = (v.as_object_mut(), meta.as_object()) {
+        for (k, x) in m {
+            o.entry(k.clone()).or_insert_with(|| x.clone());
+        }
+    }
+    GrainInput::new(v, 0.9, format!("sha256:{i:064x}"))
+}
+
+/// The grain types in §10.3.2's order, by their singular names.
+pub const TYPES: [&str; 10] =
+    ["belief", "event", "goal", "action", "observation", "reasoning", "state", "workflow", "consensus", "consent"];
+
+/// Two grains of `kind` (a singular type name).
+pub fn grains(kind: &str) -> Vec<GrainInput> {
+    let v: [Value; 2] = match kind {
+        "belief" => [
+            json!({"type": "belief", "subject": "alice", "relation": "mg:prefers", "object": "dark mode, always", "confidence": 0.95}),
+            json!({"type": "belief", "subject": "bob", "relation": "acme:works_at", "object": "-42 \"labs\": [east]", "confidence": 0.9}),
+        ],
+        "event" => [
+            json!({"type": "event", "role": "user", "content": "Can you help me pull together the Q1 metrics?"}),
+            json!({"type": "event", "role": "assistant", "content": "Sure — first line\nsecond line", "created_at": NOW - 3 * DAY}),
+        ],
+        "goal" => [
+            json!({"type": "goal", "subject": "alice", "object": "complete Q1 review", "description": "complete Q1 review",
+                   "goal_state": "active", "deadline": 1_773_532_800_000_i64}),
+            json!({"type": "goal", "subject": "team", "object": "reduce P0 incidents by 20%", "description": "reduce P0 incidents by 20%",
+                   "goal_state": "satisfied"}),
+        ],
+        "action" => [
+            json!({"type": "action", "tool_name": "query_metrics", "action_phase": "completed", "object": "retrieved 47 deployments"}),
+            json!({"type": "action", "tool_name": "search_docs", "action_phase": "failed", "object": "123"}),
+        ],
+        "observation" => [
+            json!({"type": "observation", "observer_id": "system", "observer_type": "system", "object": "alice opened the dashboard at 09:14 UTC"}),
+            json!({"type": "observation", "observer_id": "dr-smith", "observer_type": "human", "object": "élevé: true"}),
+        ],
+        "reasoning" => [
+            json!({"type": "reasoning", "inference_method": "deductive", "conclusion": "prioritise reliability"}),
+            json!({"type": "reasoning", "inference_method": "abductive", "conclusion": "null"}),
+        ],
+        "state" => [
+            json!({"type": "state", "context": {"id": "q1_review_prep"}, "plan": "outline slides; then data"}),
+            json!({"type": "state", "context": {"id": "triage"}, "plan": "  padded plan  "}),
+        ],
+        "workflow" => [
+            json!({"type": "workflow", "trigger": "review_prep_requested", "steps": ["retrieve metrics", "draft outline"]}),
+            json!({"type": "workflow", "trigger": "incident", "steps": ["page on-call"]}),
+        ],
+        "consensus" => [
+            json!({"type": "consensus", "threshold": 3, "agreement_count": 4, "object": "deploys improved 18%"}),
+            json!({"type": "consensus", "threshold": 2, "agreement_count": 2, "object": "{braces} and \\ backslash"}),
+        ],
+        _ => [
+            json!({"type": "consent", "is_withdrawal": false, "subject_did": "alice", "grantee_did": "agent", "purpose": "access metrics dashboards"}),
+            json!({"type": "consent", "is_withdrawal": true, "subject_did": "bob", "grantee_did": "agent", "purpose": "share calendar"}),
+        ],
+    };
+    let base = TYPES.iter().position(|t| *t == kind).unwrap_or(0) * 2;
+    v.into_iter().enumerate().map(|(i, x)| g(x, base + i)).collect()
+}
+
+/// Every fixture grain, type by type.
+pub fn all() -> Vec<GrainInput> {
+    TYPES.iter().flat_map(|t| grains(t)).collect()
+}
