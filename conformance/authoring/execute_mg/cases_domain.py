@@ -61,6 +61,14 @@ def domain():
     add(a, f"execute.domain.{next(n):03d}", fx, 'RECALL beliefs WHERE tags INCLUDE ["profile:healthcare"] | COUNT', "extended",
         ["domain-profile", "count"], ["12.1"], total=4, fields={"/count": 4})
     _ = f
+    d('RECALL beliefs WHERE zz:foo = "x"', lambda r: False, ["W003"], sections=("12.2", "22.3"), warnings=["CAL-W003"],
+      desc="An unknown domain prefix warns (CAL-W003); no grain has the field.")
+    d('RECALL beliefs WHERE fin:risk_category = "low"', all_of(B, eq("fin:risk_category", "low")), ["fin", "W002"],
+      warnings=["CAL-W002"])
+    d('RECALL beliefs WHERE tags INCLUDE ["profile:consumer"] AND con:interaction_channel = "web"', lambda r: False,
+      ["con", "empty-result"])
+    d('RECALL beliefs WHERE tags INCLUDE ["profile:legal"] AND legal:case_id = "C-7" AND relation = "mg:knows"',
+      all_of(B, include(["profile:legal"]), eq("legal:case_id", "C-7"), eq("relation", "mg:knows")), ["legal", "and"])
 
 
 def evolve():
