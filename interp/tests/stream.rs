@@ -584,3 +584,19 @@ fn property_random_budgets_chunk_sizes_and_cancel_points() {
     }
     assert!(completed >= 10 && cancelled >= 10, "both branches are exercised: {completed} / {cancelled}");
 }
+
+#[test]
+fn auto_toon_streams_the_text_it_switched_to() {
+    let config = cal_interp::InterpConfig { auto_toon: true, ..Default::default() };
+    let interp = Interpreter::new(OmsFacade::new(store()), config);
+    let q = r#"ASSEMBLE ctx FOR "alice" FROM b: (RECALL beliefs ABOUT "alice" LIMIT 20),
+        g: (RECALL goals ABOUT "alice" LIMIT 5) BUDGET 60 tokens STREAM { chunk_size = 20 }"#;
+    let mut events: Vec<Event> = Vec::new();
+    let r = interp.execute_stream(&parse(q), &opts(), &mut events, &CancelToken::new());
+    assert_eq!(r.json["formatted_context"]["format"], "toon", "{}", r.json);
+    check_stream(q, &events, &r, 60, 20);
+    let EventBody::AssemblyStarted { format, .. } = &events[0].body else { unreachable!() };
+    assert_eq!(format, "markdown", "assembly_started names the format asked for");
+    let EventBody::AssemblyCompleted { summary } = &events.last().unwrap().body else { unreachable!() };
+    assert_eq!(summary.format, "toon", "the summary the one used");
+}

@@ -181,13 +181,16 @@ fn locate(text: &str, lines: &[Range<usize>], format: FormatName, layout: &Layou
     let mut kinds = Vec::with_capacity(lines.len());
     let mut cursor = 0;
     for (r, block) in blocks(format, layout) {
+        if block.is_empty() {
+            continue;
+        }
         loop {
             let candidate = lines.get(cursor..cursor + block.len())?;
             let matches = candidate.iter().zip(&block).enumerate().all(|(k, (range, want))| {
                 let got = line(text, range);
                 got == want || (comma_ok && k + 1 == block.len() && got.strip_suffix(',') == Some(want.as_str()))
             });
-            if matches && !block.is_empty() {
+            if matches {
                 kinds.extend(std::iter::repeat_n(Kind::Element(r), block.len()));
                 cursor += block.len();
                 break;
