@@ -209,3 +209,19 @@ fn a_crash_during_an_execute_case_reloads_the_fixture_after_the_restart() {
     let rest: Vec<_> = outcomes.iter().filter(|o| o.id != "t.exec.004").collect();
     assert!(rest.iter().all(|o| o.status == Status::Passed), "{rest:#?}");
 }
+
+#[test]
+fn only_runs_the_cases_with_the_given_id_prefixes() {
+    let data = conformance_dir().join("tests/data");
+    let out = Command::new(CAL)
+        .args(["conformance", "run", "--json", "--only", "t.mg.", "--only", "t.wire.err.", "--cases"])
+        .arg(data.join("cases"))
+        .arg("--fixtures")
+        .arg(data.join("fixtures"))
+        .output()
+        .expect("cal runs");
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(s["total"], 20, "15 mg cases and 5 wire error cases");
+    assert_eq!(s["certified_level"], "extended");
+    assert_eq!(out.status.code(), Some(0), "the declared level, extended, is certified by what ran");
+}

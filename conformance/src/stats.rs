@@ -45,6 +45,8 @@ pub struct Stats {
     pub per_production: BTreeMap<String, usize>,
     /// Productions whose right-hand side has no keyword terminal.
     pub unmeasured_productions: Vec<String>,
+    /// Execute cases per statement (the `statement` of the query's JSON form; `let` when it has LET bindings too).
+    pub execute_per_statement: BTreeMap<String, usize>,
     /// §17.3 limits: name → (generated boundary cases, hand-written cases tagged with the name).
     pub limits: BTreeMap<&'static str, (usize, usize)>,
 }
@@ -91,11 +93,33 @@ pub fn measure(cases: &[Case]) -> Stats {
                 }
             }
         }
+        if let Body::Execute(e) = &case.body {
+            for statement in statements(&e.query) {
+                *s.execute_per_statement.entry(statement).or_default() += 1;
+            }
+        }
         if let Some(text) = accepted_text(case) {
             count_words(&mut s, &productions, text);
         }
     }
     s
+}
+
+/// The statements of a query as its JSON form names them (`recall`, `assemble`, …), plus `let`.
+fn statements(query: &str) -> Vec<String> {
+    let parsed = cal_parser::parse_document(query);
+    let Some(doc) = parsed.ast else { return Vec::new() };
+    let mut out = Vec::new();
+    for q in &doc.queries {
+        let j = cal_parser::json::query_to_json(q);
+        if let Some(s) = j.get("statement").and_then(Value::as_str) {
+            out.push(s.to_string());
+        }
+        if j.get("lets").is_some() {
+            out.push("let".to_string());
+        }
+    }
+    out
 }
 
 /// The code a case expects to be reported, if it expects a rejection.
@@ -225,6 +249,7 @@ impl Stats {
             "per_production": self.per_production,
             "productions_under_minimum": self.per_production.iter().filter(|(_, n)| **n < MIN_ACCEPTS).map(|(k, n)| json!({ "name": k, "cases": n })).collect::<Vec<_>>(),
             "productions_not_measured": self.unmeasured_productions,
+            "execute_per_statement": self.execute_per_statement,
             "limits_17_3": limits,
         })
     }
@@ -275,6 +300,11 @@ impl Stats {
             &mut self.per_production.iter().map(|(k, n)| (k.clone(), *n)),
         );
         let _ = writeln!(o, "  not measurable by keyword: {}", self.unmeasured_productions.len());
+        let _ = writeln!(
+            o,
+            "\nexecute cases per statement: {}",
+            pairs(self.execute_per_statement.iter().map(|(k, n)| (k.clone(), *n)))
+        );
         let _ = writeln!(o, "\n§17.3 limits (generated boundary cases / hand-written cases tagged with the limit):");
         for (name, (g, h)) in &self.limits {
             let _ = writeln!(

@@ -63,6 +63,10 @@ pub struct RunArgs {
     /// Timeout per request to the adapter, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub timeout_ms: u64,
+    /// Run only the cases whose id starts with PREFIX (repeatable), e.g. `--only parse.` while
+    /// an adapter is being written. Certification then covers only what was run.
+    #[arg(long, value_name = "PREFIX")]
+    pub only: Vec<String>,
     /// How many failing cases the table lists.
     #[arg(long, value_name = "N", default_value_t = 40)]
     pub max_failures: usize,
@@ -89,9 +93,12 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     if !dir.is_dir() {
         return super::usage_error(&format!("no corpus directory at {}", dir.display()));
     }
-    let corpus = cal_conformance::load_corpus(&dir);
+    let mut corpus = cal_conformance::load_corpus(&dir);
     for e in &corpus.errors {
         eprintln!("corpus: {e}");
+    }
+    if !args.only.is_empty() {
+        corpus.cases.retain(|c| args.only.iter().any(|p| c.id.starts_with(p.as_str())));
     }
     let mut imp: Box<dyn Implementation> = match &args.adapter {
         Some(cmd) => Box::new(Subprocess::new(cmd, Duration::from_millis(args.timeout_ms))),
