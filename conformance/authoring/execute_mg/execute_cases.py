@@ -9,6 +9,7 @@ import sys
 
 import book
 import cases_domain
+import cases_errors
 import cases_more
 import cases_recall
 import cases_shortcuts
@@ -36,6 +37,7 @@ def main():
     cases_statements.build()
     cases_domain.build()
     cases_more.build()
+    cases_errors.build()
     n, bad = book.reconcile_and_write(DESCRIPTIONS)
     print(f"{n} execute cases written; {bad} disagree with our toolchain (execute-disagreements.md)")
     return 0
