@@ -600,3 +600,23 @@ fn auto_toon_streams_the_text_it_switched_to() {
     let EventBody::AssemblyCompleted { summary } = &events.last().unwrap().body else { unreachable!() };
     assert_eq!(summary.format, "toon", "the summary the one used");
 }
+
+#[test]
+fn events_as_server_sent_events_and_in_the_audit_trail() {
+    let audit = Arc::new(MemoryAudit::default());
+    let config = cal_interp::InterpConfig { audit: Some(audit.clone()), ..Default::default() };
+    let interp = Interpreter::new(OmsFacade::new(store()), config);
+    let q = format!("ASSEMBLE ctx {SOURCES} BUDGET 200 tokens FORMAT markdown STREAM {{ progress, chunks }}");
+    let mut events: Vec<Event> = Vec::new();
+    interp.execute_stream(&parse(&q), &opts(), &mut events, &CancelToken::new());
+    let sse = events[0].to_sse();
+    assert!(sse.starts_with("id: 0\nevent: assembly_started\ndata: {\"type\":\"assembly_started\""), "{sse}");
+    assert!(sse.ends_with("}\n\n") && sse.matches('\n').count() == 4, "one data line, then a blank line: {sse:?}");
+    let entry = audit.entries().pop().unwrap();
+    let s = entry.stream.expect("a streamed request has the streaming audit fields");
+    assert_eq!(s.events_emitted, events.len() as u64);
+    assert_eq!(s.stream_options, ["progress", "chunks"]);
+    assert!(!s.cancelled && s.cancel_reason.is_none() && s.sources_failed == 0);
+    interp.execute(&parse(&q), &opts());
+    assert!(audit.entries().pop().unwrap().stream.is_none(), "not streamed: no streaming fields");
+}

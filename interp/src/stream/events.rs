@@ -244,9 +244,16 @@ impl Event {
         Json::Object(m)
     }
 
-    /// One line of NDJSON (no newline).
+    /// One line of NDJSON (no newline): §11.3's fallback binding.
     pub fn to_ndjson(&self) -> String {
         self.to_json().to_string()
+    }
+
+    /// One Server-Sent Events message (§11.3, the recommended binding): `id` (the sequence
+    /// number, for `Last-Event-ID`), `event` (the type) and `data` (the JSON object), ended by
+    /// the blank line that delimits SSE messages. The JSON is on one line, so one `data:` field.
+    pub fn to_sse(&self) -> String {
+        format!("id: {}\nevent: {}\ndata: {}\n\n", self.seq, self.body.kind(), self.to_ndjson())
     }
 }
 
