@@ -225,3 +225,27 @@ fn only_runs_the_cases_with_the_given_id_prefixes() {
     assert_eq!(s["certified_level"], "extended");
     assert_eq!(out.status.code(), Some(0), "the declared level, extended, is certified by what ran");
 }
+
+#[test]
+fn seeds_writes_one_file_per_case_and_target() {
+    let data = conformance_dir().join("tests/data");
+    let out_dir = std::env::temp_dir().join(format!("cal-seeds-{}", std::process::id()));
+    let out = Command::new(CAL)
+        .args(["conformance", "seeds"])
+        .arg(&out_dir)
+        .arg("--cases")
+        .arg(data.join("cases"))
+        .output()
+        .expect("cal runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let read = |p: &str| std::fs::read(out_dir.join(p));
+    assert_eq!(read("parse_bytes/case-t.parse.ok.001").expect("a text seed"), b"RECALL beliefs ABOUT \"alice\"");
+    assert_eq!(
+        read("check_run/case-t.exec.001").expect("an execute query"),
+        b"RECALL beliefs WHERE subject = \"alice\""
+    );
+    let blob = read("mg_decode/case-t.mg.err.009").expect("an mg seed");
+    assert_eq!(blob[0], 0, "mode byte 0: a blob");
+    assert!(read("json_roundtrip/case-t.wire.err.011").is_ok());
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

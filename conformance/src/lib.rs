@@ -23,6 +23,7 @@ pub mod protocol_schema;
 mod raw;
 pub mod report;
 pub mod runner;
+pub mod seeds;
 pub mod stats;
 pub mod subprocess;
 

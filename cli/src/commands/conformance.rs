@@ -14,7 +14,7 @@ use cal_conformance::adapter::{self, Broken, Ended};
 use cal_conformance::inprocess::InProcess;
 use cal_conformance::runner::{self, RunOptions};
 use cal_conformance::subprocess::Subprocess;
-use cal_conformance::{Implementation, Level, certify, report, stats};
+use cal_conformance::{Implementation, Level, certify, report, seeds, stats};
 
 /// The `cal conformance` subcommands.
 #[derive(clap::Subcommand, Debug)]
@@ -27,6 +27,14 @@ pub enum ConformanceCommand {
         /// hang-on=TEXT or garbage-on=TEXT (TEXT is matched against the request's query).
         #[arg(long, value_name = "MODE")]
         broken: Option<String>,
+    },
+    /// Write every case as a fuzzing seed: DIR/<target>/case-<id> for the targets of fuzz/.
+    Seeds {
+        /// The output directory (fuzz/corpus, for example).
+        dir: PathBuf,
+        /// The corpus directory (default: the repository's conformance/cases).
+        #[arg(long, value_name = "DIR")]
+        cases: Option<PathBuf>,
     },
     /// Corpus size and coverage: per kind, level, error code, keyword, WITH option, production, limit.
     Stats {
@@ -78,6 +86,7 @@ pub fn run(cmd: ConformanceCommand) -> ExitCode {
         ConformanceCommand::Run(args) => run_suite(&args),
         ConformanceCommand::Adapter { broken } => serve(broken.as_deref()),
         ConformanceCommand::Stats { json, cases } => print_stats(json, cases),
+        ConformanceCommand::Seeds { dir, cases } => write_seeds(&dir, cases),
     }
 }
 
@@ -170,4 +179,22 @@ fn print_stats(json: bool, cases: Option<PathBuf>) -> ExitCode {
         print!("{}", s.to_text());
     }
     super::OK
+}
+
+fn write_seeds(out: &std::path::Path, cases: Option<PathBuf>) -> ExitCode {
+    let dir = cases.unwrap_or_else(cal_conformance::default_cases_dir);
+    if !dir.is_dir() {
+        return super::usage_error(&format!("no corpus directory at {}", dir.display()));
+    }
+    let corpus = cal_conformance::load_corpus(&dir);
+    for e in &corpus.errors {
+        eprintln!("corpus: {e}");
+    }
+    match seeds::write(&corpus.cases, out) {
+        Ok(n) => {
+            println!("{n} seed files from {} cases under {}", corpus.cases.len(), out.display());
+            super::OK
+        }
+        Err(e) => super::usage_error(&format!("cannot write seeds under {}: {e}", out.display())),
+    }
 }
