@@ -203,3 +203,42 @@ fn grains_budget_splits_by_weight() {
     assert_eq!(got[2], 2);
     assert!(got[0] >= 10 && got[1] >= 6);
 }
+
+fn healthcare(object: &str, patient: &str, encounter: &str) -> GrainInput {
+    g(json!({"type": "observation", "observer_id": "dr-smith", "observer_type": "human", "object": object,
+             "hc:patient_id": patient, "hc:encounter_id": encounter, "structural_tags": ["profile:healthcare"]}))
+}
+
+#[test]
+fn section_10_3_5_and_10_9_6_project() {
+    use cal_render::Project;
+    let grains = [
+        healthcare("elevated heart rate detected", "P-1234", "E-567"),
+        healthcare("blood pressure within normal range", "P-1235", "E-568"),
+    ];
+    // §10.3.5: PROJECT content(object), attr(observer, hc:patient_id, hc:encounter_id) AS sml
+    // (the spec breaks the element over three lines for reading; SML writes one line per grain).
+    let project = Project {
+        content: vec!["object".into()],
+        attrs: vec!["observer".into(), "hc:patient_id".into(), "hc:encounter_id".into()],
+    };
+    let o = ProjectionOptions { project: Some(project), ..opts() };
+    let (sml, _) = render_recall(&grains[..1], FormatName::Sml, &o);
+    assert_eq!(
+        sml,
+        "<context>\n<observation observer=\"dr-smith\" hc:patient_id=\"P-1234\" hc:encounter_id=\"E-567\">\
+         elevated heart rate detected</observation>\n</context>"
+    );
+    // §10.9.6: the projected fields are the TOON columns. Keys that are not identifiers are
+    // quoted so that TOON decoders read them (docs/spec-decisions-render.md); the rows are
+    // exactly the spec's.
+    let project =
+        Project { content: vec!["object".into()], attrs: vec!["hc:patient_id".into(), "hc:encounter_id".into()] };
+    let o = ProjectionOptions { project: Some(project), ..opts() };
+    assert_eq!(
+        render_recall(&grains, FormatName::Toon, &o).0,
+        "observations[2]{content,\"hc:patient_id\",\"hc:encounter_id\"}:\n\
+         elevated heart rate detected,P-1234,E-567\n\
+         blood pressure within normal range,P-1235,E-568"
+    );
+}

@@ -23,7 +23,7 @@ pub fn opts(level: Disclosure) -> ProjectionOptions {
 }
 
 fn g(mut v: Value, i: usize) -> GrainInput {
-    let meta = json!({"namespace": "team", "importance": 0.5 + i as f64 / 10.0, "source_type": "user_explicit",
+    let meta = json!({"namespace": "ns-hidden-7", "importance": ((i % 9) + 1) as f64 / 10.0, "source_type": "user_explicit",
                       "structural_tags": ["fixture", format!("t{i}")], "verification_status": "verified",
                       "created_at": NOW - (i as i64 + 1) * 7 * MIN});
     if let (Some(o), Some(m)) = (v.as_object_mut(), meta.as_object()) {
@@ -37,6 +37,20 @@ fn g(mut v: Value, i: usize) -> GrainInput {
 /// The grain types in §10.3.2's order, by their singular names.
 pub const TYPES: [&str; 10] =
     ["belief", "event", "goal", "action", "observation", "reasoning", "state", "workflow", "consensus", "consent"];
+
+/// The plural names (TOON groups, RECALL type names), in [`TYPES`]' order.
+pub const PLURALS: [&str; 10] = [
+    "beliefs",
+    "events",
+    "goals",
+    "actions",
+    "observations",
+    "reasonings",
+    "states",
+    "workflows",
+    "consensuses",
+    "consents",
+];
 
 /// Two grains of `kind` (a singular type name).
 pub fn grains(kind: &str) -> Vec<GrainInput> {
