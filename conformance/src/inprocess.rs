@@ -37,6 +37,24 @@ impl Implementation for InProcess {
     }
 
     fn request(&mut self, request: &Request) -> Answer {
+        // No input may panic (CONTRIBUTING.md); if one does, the case is errored and the run goes on.
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request))) {
+            Ok(answer) => answer,
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".into());
+                Answer::Errored(format!("the toolchain panicked ({what}); this is a bug, please report it"))
+            }
+        }
+    }
+}
+
+impl InProcess {
+    /// Answers one request (the body of [`Implementation::request`], outside the panic guard).
+    fn answer(&mut self, request: &Request) -> Answer {
         match request {
             Request::Parse { query, query_hex } => match (query, query_hex) {
                 (Some(q), None) => Answer::Ok(parse(q.as_bytes())),
