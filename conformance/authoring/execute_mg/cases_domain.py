@@ -57,10 +57,8 @@ def domain():
     d('RECALL beliefs WHERE tags EXCLUDE ["profile:healthcare", "profile:finance", "profile:legal", "profile:integration"]',
       all_of(B, lambda r: not any(t.startswith("profile:") for t in r["g"].get("structural_tags", []))), ["profile-tag", "exclude"],
       sections=("12.1",))
-    f = fixture(fx)
     add(a, f"execute.domain.{next(n):03d}", fx, 'RECALL beliefs WHERE tags INCLUDE ["profile:healthcare"] | COUNT', "extended",
         ["domain-profile", "count"], ["12.1"], total=4, fields={"/count": 4})
-    _ = f
     d('RECALL beliefs WHERE zz:foo = "x"', lambda r: False, ["W003"], sections=("12.2", "22.3"), warnings=["CAL-W003"],
       desc="An unknown domain prefix warns (CAL-W003); no grain has the field.")
     d('RECALL beliefs WHERE fin:risk_category = "low"', all_of(B, eq("fin:risk_category", "low")), ["fin", "W002"],

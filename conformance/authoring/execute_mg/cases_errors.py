@@ -37,7 +37,7 @@ def evolve_more():
 def tier0_more():
     a = "statements"
     n = iter(range(1, 1000))
-    sc, cv = fixture("supersession-chains"), fixture("conversations")
+    sc = fixture("supersession-chains")
     unknown = ["ab" * 32, "cd" * 32, "0123456789abcdef" * 4, "f" * 64]
 
     def s(fx, query, code, tags, sections, desc, level="extended"):
@@ -71,7 +71,6 @@ def tier0_more():
               'ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "bob") FORMAT TEMPLATE Structured']:
         s("beliefs-basic", q, "CAL-E085", ["assemble", "template"], ["10.6", "22"], "No template of this name is registered.",
           level="full")
-    _ = cv
 
 
 def build():

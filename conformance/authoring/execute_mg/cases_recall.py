@@ -1,7 +1,7 @@
 """RECALL over `beliefs-basic`: WHERE conditions on every common field, NULL
 semantics, IN, hash and type conditions, tags, and the pipeline stages."""
 
-from book import Sel, add, all_of, always, cmp, eq, exclude, include, isin, ne, ty
+from book import Sel, add, all_of, cmp, eq, exclude, include, isin, ne, ty
 from oracle import fixture, select
 
 FX = "beliefs-basic"
@@ -49,8 +49,8 @@ def where():
         w(f'RECALL beliefs WHERE importance {op} {v} AND subject IN ("alice", "bob", "carol")',
           all_of(B, abc, cmp("importance", op, v) if op != "=" else eq("importance", v)),
           ["importance", "null-semantics"], sections=("8.1", "5.2", "5.4"))
-    w('RECALL beliefs WHERE importance != 0.6 AND subject IN ("alice", "bob", "carol")', all_of(B, abc, ne("importance", 0.6)), ["importance", "ne", "null-semantics"],
-      sections=("5.4",), desc="A grain without importance matches neither = nor != (§5.4).")
+    w('RECALL beliefs WHERE importance != 0.6 AND subject IN ("alice", "bob", "carol")', all_of(B, abc, ne("importance", 0.6)),
+      ["importance", "ne", "null-semantics"], sections=("5.4",), desc="A grain without importance matches neither = nor != (§5.4).")
     w('RECALL beliefs WHERE user_id = "alice"', all_of(B, eq("user_id", "alice")), ["user_id"])
     w('RECALL beliefs WHERE user_id != "alice"', all_of(B, ne("user_id", "alice")), ["user_id", "ne", "null-semantics"],
       sections=("5.2", "5.4"), desc="Grains without user_id do not match user_id != \"alice\".")
@@ -158,11 +158,11 @@ def pipeline():
       ["select"], sel_kw={"order": "time"}, ordered=True, sections=("4",),
       desc="SELECT narrows the fields, not the grains: the same grains come back.")
     p('RECALL beliefs WHERE relation = "role" | SELECT object', all_of(B, eq("relation", "role")), ["select"])
-    for (q, pred, cnt) in [
-        ('RECALL beliefs WHERE subject = "alice" | COUNT', all_of(B, eq("subject", "alice")), None),
-        ('RECALL beliefs | COUNT', B, None),
-        ('RECALL beliefs WHERE subject = "nobody" | COUNT', lambda r: False, None),
-        ('RECALL beliefs WHERE tags INCLUDE ["preference"] | COUNT', all_of(B, include(["preference"])), None),
+    for (q, pred) in [
+        ('RECALL beliefs WHERE subject = "alice" | COUNT', all_of(B, eq("subject", "alice"))),
+        ('RECALL beliefs | COUNT', B),
+        ('RECALL beliefs WHERE subject = "nobody" | COUNT', lambda r: False),
+        ('RECALL beliefs WHERE tags INCLUDE ["preference"] | COUNT', all_of(B, include(["preference"]))),
     ]:
         _, total = select(FX, pred, limit=None)
         add(a, f"execute.pipeline.{next(n):03d}", FX, q, "extended", ["pipeline", "count"], ["4", "8.1"],
@@ -195,7 +195,8 @@ def pipeline():
 def nulls():
     a = "recall-where"
     add(a, "execute.null.001", FX, 'RECALL beliefs WHERE importance >= 0.0 AND subject IN ("alice", "bob")', "core",
-        ["recall", "null-semantics"], ["5.4"], sel=Sel(all_of(B, isin("subject", ["alice", "bob"]), cmp("importance", ">=", 0.0))), desc="importance >= 0.0 is true for every present value; absent never matches.")
+        ["recall", "null-semantics"], ["5.4"], sel=Sel(all_of(B, isin("subject", ["alice", "bob"]), cmp("importance", ">=", 0.0))),
+        desc="importance >= 0.0 is true for every present value; absent never matches.")
     add(a, "execute.null.002", FX, 'RECALL beliefs WHERE importance < 1.0 AND subject = "bob"', "core", ["recall", "null-semantics"],
         ["5.4"], sel=Sel(all_of(B, cmp("importance", "<", 1.0), eq("subject", "bob"))))
     add(a, "execute.null.003", FX, 'RECALL beliefs WHERE user_id = "team-alpha"', "core", ["recall", "null-semantics"], ["5.4"],

@@ -2,7 +2,7 @@
 verification), WITH options, namespaces with capability confinement, and
 Unicode data."""
 
-from book import Sel, add, all_of, cmp, eq, include, isin, ne, ty
+from book import Sel, add, all_of, cmp, eq, isin, ne, ty
 from oracle import fixture
 
 AGENT = "did:web:agent.conf.example"
@@ -113,7 +113,6 @@ def types():
     c(tg, 'RECALL beliefs WHERE relation IS LIFECYCLE', ["relation-category"], sections=("7.2",), keys=["dep-belief"])
     c(tg, 'RECALL beliefs WHERE relation IS AGENCY', ["relation-category"], sections=("7.2",), keys=["assign-belief"])
     cv = "conversations"
-    E = ty("event")
     c(cv, 'RECALL events WHERE role = "assistant" AND user_id = "alice"', ["event", "role"],
       keys=["sess-a-2", "sess-a-4", "sess-d-2"])
     c(cv, 'RECALL events WHERE role = "tool"', ["event", "role"], keys=["sess-b-4"])
@@ -128,7 +127,6 @@ def types():
     c(cv, 'RECALL events WHERE user_id = "bob" | ORDER BY time DESC | LIMIT 2', ["event", "order-by"],
       keys=["sess-b-5", "sess-b-4"], ordered=True)
     c(cv, 'RECALL events WHERE session_id = "sess-a" | COUNT', ["event", "count"], total=4, fields={"/count": 4})
-    _ = include, isin, E
 
 
 def views():
@@ -243,7 +241,6 @@ def namespaces():
     ns(f"EXISTS sha256:{f.hexof('globex-0')}", ["exists"], ["8.3"], fields={"/exists": True})
     ns('RECALL beliefs WHERE subject = "alice" AND object = "no namespace"', ["no-namespace"], ["5.2"], keys=["no-ns"])
     un = "unicode"
-    u = fixture(un)
 
     def uc(query, tags, keys, level="core", **kw):
         if keys:
@@ -275,7 +272,6 @@ def namespaces():
     uc('RECALL beliefs ABOUT "Jürgen"', ["about"], ["german"], level="core")
     uc('RECALL beliefs WHERE subject IN ("zoë", "zoe") | ORDER BY confidence ASC', ["order-by"], ["zoe", "zoe-nfd-object", "ascii"],
        level="extended", ordered=True)
-    _ = u
 
 
 def build():
