@@ -227,6 +227,21 @@ def cbor_vectors():
              desc="A CBOR-encoded grain (flags bit 5); CBOR support is optional, so the case does not gate.")
 
 
+def decode_of_encode_vectors():
+    """Every rule-oriented encode vector read back: integer boundaries, floats, NFC, nesting, sensitivity, OMS §21.1."""
+    for c in list(CASES["encode"]):
+        suffix = c["id"][len("mg.encode."):]
+        if suffix.split(".")[0] not in ("int", "float", "rule", "sensitivity", "oms-vector-1"):
+            continue
+        got, err = decode(c["expect"]["hex"])
+        if got is None:
+            DISAGREE.append(f"decode of {c['id']}: {err}")
+            continue
+        case("decode", f"mg.decode.of.{suffix}", "core", ["decode"] + c["tags"][1:], c["sections"],
+             {"hex": c["expect"]["hex"], "expect": {"grain": got, "address": c["expect"]["address"]}}, flags=c.get("flags"),
+             desc=f"The blob of {c['id']} decodes to its grain value.")
+
+
 def decode_vectors():
     n = 0
     for t, grains in TYPES.items():
@@ -437,6 +452,7 @@ def main():
     sensitivity_vectors()
     cbor_vectors()
     reject_vectors()
+    decode_of_encode_vectors()
     out_dir = os.path.join(ROOT, "cases", "mg")
     os.makedirs(out_dir, exist_ok=True)
     desc = {"encode": "Grain JSON to canonical blob and address for every grain type and canonical-encoding rule (OMS 1.3 §4, §5, §21).",
