@@ -6,8 +6,9 @@
 //! Every list of things to cover comes from `cal-grammar` (codes, keywords,
 //! WITH options, the EBNF text, the LIMITS table), never from a copy.
 //! Production coverage is measured through keywords: a production counts the
-//! accepted cases that use one of the keyword terminals of its right-hand
-//! side; productions without keyword terminals are listed as not measurable.
+//! accepted cases that contain its leading keyword (with the next one when the
+//! right-hand side starts with two, as `AS OF`); productions without a keyword
+//! terminal are listed as not measurable.
 
 use crate::case::{Body, Case, Flag, Level, ParseExpect, QueryInput, WireCase};
 use cal_grammar::limits::LIMITS;
@@ -172,8 +173,11 @@ fn count_words(s: &mut Stats, productions: &[(String, Vec<&'static str>)], text:
     for o in options {
         *s.per_with_option.entry(o).or_default() += 1;
     }
-    for (name, kws) in productions {
-        if !kws.is_empty() && kws.iter().any(|k| keywords.contains(k)) {
+    let words: Vec<Option<&'static str>> =
+        lexed.tokens.iter().map(|(t, _)| if let Token::Kw(k) = t { Some(k.as_str()) } else { None }).collect();
+    for (name, sig) in productions {
+        let used = !sig.is_empty() && words.windows(sig.len()).any(|w| w.iter().zip(sig).all(|(a, b)| *a == Some(*b)));
+        if used {
             *s.per_production.entry(name.clone()).or_default() += 1;
         }
     }
@@ -189,15 +193,28 @@ pub fn productions(ebnf: &str) -> Vec<(String, Vec<&'static str>)> {
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             continue;
         }
-        let kws: Vec<&'static str> = rhs
-            .split('"')
-            .skip(1)
-            .step_by(2)
-            .filter_map(|t| Keyword::ALL.iter().find(|k| k.as_str() == t).map(|k| k.as_str()))
-            .collect();
-        out.push((name.to_string(), kws));
+        out.push((name.to_string(), signature(rhs)));
     }
     out
+}
+
+/// The leading keyword of a right-hand side, with the keyword right after it when the two are
+/// concatenated (`"AS" , "OF"`): the words a query must contain, in a row, to use the production.
+fn signature(rhs: &str) -> Vec<&'static str> {
+    let keyword = |t: &str| Keyword::ALL.iter().find(|k| k.as_str() == t).map(|k| k.as_str());
+    // Alternating pieces: outside quotes, a quoted terminal, outside, a terminal, …
+    let pieces: Vec<&str> = rhs.split('"').collect();
+    let terminals: Vec<(usize, &str)> = pieces.iter().enumerate().skip(1).step_by(2).map(|(i, t)| (i, *t)).collect();
+    let Some(pos) = terminals.iter().position(|(_, t)| keyword(t).is_some()) else { return Vec::new() };
+    let (i, first) = terminals[pos];
+    let mut sig: Vec<&'static str> = keyword(first).into_iter().collect();
+    if let Some((_, next)) = terminals.get(pos + 1) {
+        let between = pieces.get(i + 1).map_or("", |s| s.trim());
+        if between == "," {
+            sig.extend(keyword(next));
+        }
+    }
+    sig
 }
 
 /// The EBNF without `(* … *)` comments and without quoted terminals' `;` and `=` confusing the split.
