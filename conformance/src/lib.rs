@@ -65,3 +65,12 @@ pub fn load_corpus(dir: &Path) -> Corpus {
     }
     corpus
 }
+
+/// Replaces the limit-boundary pairs with pairs at the values an implementation declared for
+/// its configurable limits in `hello` (an engine with `MAX_IN_SET` 50 is tested at 50 and 51).
+pub fn adapt_limits(corpus: &mut Corpus, declared: &serde_json::Map<String, serde_json::Value>) {
+    let (pairs, _) = limits::boundary_cases_for(declared);
+    let ids: std::collections::HashSet<String> = pairs.iter().map(|c| c.id.clone()).collect();
+    corpus.cases.retain(|c| !ids.contains(&c.id));
+    corpus.cases.extend(pairs);
+}

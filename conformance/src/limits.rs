@@ -106,9 +106,16 @@ impl Template {
     }
 }
 
-/// The boundary pairs of every templated limit; problems (unknown limit, no code, a template
-/// that cannot render) are returned as messages.
+/// The boundary pairs of every templated limit at the grammar's values; problems (unknown
+/// limit, no code, a template that cannot render) are returned as messages.
 pub fn boundary_cases() -> (Vec<Case>, Vec<String>) {
+    boundary_cases_for(&serde_json::Map::new())
+}
+
+/// The boundary pairs with the values an implementation declared in `hello` for its
+/// configurable limits (§17.3 "Implementation-configurable"); other limits keep the
+/// grammar's value whatever is declared.
+pub fn boundary_cases_for(declared: &serde_json::Map<String, serde_json::Value>) -> (Vec<Case>, Vec<String>) {
     let templates = match templates() {
         Ok(t) => t,
         Err(e) => return (Vec::new(), vec![e]),
@@ -121,7 +128,11 @@ pub fn boundary_cases() -> (Vec<Case>, Vec<String>) {
                 .push(format!("templates/limits.json#/templates/{i}: no limit {:?} in cal_grammar::limits", t.limit));
             continue;
         };
-        match pair(t, info, i) {
+        let value = match declared.get(&t.limit).and_then(serde_json::Value::as_u64) {
+            Some(v) if info.configurable => v,
+            _ => info.value,
+        };
+        match pair(t, info, value, i) {
             Ok(pair) => cases.extend(pair),
             Err(e) => problems.push(format!("templates/limits.json#/templates/{i} ({}): {e}", t.limit)),
         }
@@ -129,9 +140,9 @@ pub fn boundary_cases() -> (Vec<Case>, Vec<String>) {
     (cases, problems)
 }
 
-fn pair(t: &Template, info: &LimitInfo, index: usize) -> Result<[Case; 2], String> {
+fn pair(t: &Template, info: &LimitInfo, value: u64, index: usize) -> Result<[Case; 2], String> {
     let code = info.code.ok_or("the limit has no error code")?;
-    let at = usize::try_from(info.value).map_err(|e| e.to_string())?;
+    let at = usize::try_from(value).map_err(|e| e.to_string())?;
     let past = match info.kind {
         LimitKind::Max => at + 1,
         LimitKind::Min => at.checked_sub(1).ok_or("a minimum of 0 has no value below it")?,
@@ -158,7 +169,7 @@ fn pair(t: &Template, info: &LimitInfo, index: usize) -> Result<[Case; 2], Strin
             tags: tags.clone(),
             sections: sections.clone(),
             flags: vec![Flag::Generated],
-            description: Some(format!("{} = {n} ({which} the limit {})", t.limit, info.value)),
+            description: Some(format!("{} = {n} ({which} the limit {value})", t.limit)),
             origin: origin(which),
             body: Body::Parse(ParseCase { query: QueryInput::Text(query), expect }),
         })

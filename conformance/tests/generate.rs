@@ -51,3 +51,23 @@ fn every_template_names_a_limit_and_renders_its_boundary_pair() {
     let text = String::from_utf8_lossy(p.query.bytes()).to_string();
     assert_eq!(text.matches(", ").count() + 1, cal_grammar::limits::MAX_IN_SET);
 }
+
+#[test]
+fn declared_configurable_limits_move_their_boundary_pairs_and_others_do_not() {
+    let mut declared = serde_json::Map::new();
+    declared.insert("MAX_IN_SET".into(), serde_json::json!(50));
+    declared.insert("MAX_QUERY_BYTES".into(), serde_json::json!(100));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases");
+    let mut corpus = cal_conformance::load_corpus(&dir);
+    let before = corpus.cases.len();
+    cal_conformance::adapt_limits(&mut corpus, &declared);
+    assert_eq!(corpus.cases.len(), before, "pairs are replaced, not added");
+    let text = |id: &str| {
+        let case = corpus.cases.iter().find(|c| c.id == id).expect("case");
+        let cal_conformance::case::Body::Parse(p) = &case.body else { panic!("a parse case") };
+        String::from_utf8_lossy(p.query.bytes()).to_string()
+    };
+    assert_eq!(text("gen.limit.max_in_set.at").matches(", ").count() + 1, 50);
+    assert_eq!(text("gen.limit.max_in_set.over").matches(", ").count() + 1, 51);
+    assert_eq!(text("gen.limit.max_query_bytes.at").len(), cal_grammar::limits::MAX_QUERY_BYTES, "not configurable");
+}

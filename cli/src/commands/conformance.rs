@@ -120,6 +120,7 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     if let Some(level) = max_level {
         hello.level = level;
     }
+    cal_conformance::adapt_limits(&mut corpus, &hello.limits);
     let opts = RunOptions {
         fixtures_dir: args.fixtures.clone().unwrap_or_else(cal_conformance::default_fixtures_dir),
         max_level,
