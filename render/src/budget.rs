@@ -68,9 +68,10 @@ impl Default for Budget {
 }
 
 /// Ratio of consecutive weights for five or more sources. §8.2 says only "exponential decay";
-/// 0.7 is the ratio of the spec's own four-source table (0.28/0.40 = 0.70, 0.20/0.28 ≈ 0.71),
-/// so the curve continues the tables: w_i = 0.7^i / Σ_j 0.7^j, highest priority first.
-pub const DECAY_RATIO: f64 = 0.7;
+/// the planner fixed the curve first (docs/spec-decisions-interp.md A1, `decay_weights`: 0.6^i,
+/// normalized) and reports those weights in EXPLAIN and in each source's `weight`, so the
+/// allocator uses the same ratio: the weight a response shows is the weight that was applied.
+pub const DECAY_RATIO: f64 = 0.6;
 
 /// The default PRIORITY weights for `n` sources, highest priority first, summing to 1.
 /// One source takes everything; two to four use §8.2's table; five or more decay by

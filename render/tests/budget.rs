@@ -62,6 +62,18 @@ fn grain_allocations_match_the_spec_weights() {
 }
 
 #[test]
+fn decay_matches_the_planner() {
+    // The weights EXPLAIN and the response report (the planner's) are the ones applied.
+    for n in 1..=8 {
+        let ours = weights(n);
+        let planner = cal_grammar::limits::default_priority_weights(n)
+            .map_or_else(|| cal_planner::decay_weights(n), <[f64]>::to_vec);
+        assert_eq!(ours.len(), planner.len());
+        assert!(ours.iter().zip(&planner).all(|(a, b)| (a - b).abs() < 1e-12), "{n}: {ours:?} vs {planner:?}");
+    }
+}
+
+#[test]
 fn token_allocations_follow_the_weights() {
     // Uniform elements and plenty of candidates: tokens used per source in the 4-source ratio.
     let out = run(&[300; 4], Budget::new(2000, BudgetUnit::Tokens), FormatName::Text);
