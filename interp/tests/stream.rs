@@ -620,3 +620,62 @@ fn events_as_server_sent_events_and_in_the_audit_trail() {
     interp.execute(&parse(&q), &opts());
     assert!(audit.entries().pop().unwrap().stream.is_none(), "not streamed: no streaming fields");
 }
+
+fn cal_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            cal_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "cal") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every ASSEMBLE of the parser's and checker's corpora (valid or not, recovered trees
+/// included) streams without a panic, completed or cancelled at its first event, and its
+/// stream ends as its response says.
+#[test]
+fn every_corpus_assemble_streams_and_ends_as_its_response_says() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for dir in ["parser/tests/corpus", "checker/tests/corpus", "examples"] {
+        cal_files(&root.join(dir), &mut files);
+    }
+    files.sort();
+    let interp = interp();
+    let mut assembles = 0;
+    for f in &files {
+        let Ok(source) = std::fs::read_to_string(f) else { continue };
+        let Some(doc) = cal_parser::parse_document(&source).ast else { continue };
+        for q in doc.queries.iter().filter(|q| {
+            matches!(&q.body, cal_parser::ast::QueryBody::Statement(cal_parser::ast::Statement::Assemble(_)))
+        }) {
+            assembles += 1;
+            for cancel in [false, true] {
+                let mut events: Vec<Event> = Vec::new();
+                let r = if cancel {
+                    let mut sink = |e: &Event| {
+                        events.push(e.clone());
+                        Control::Cancel("first event".into())
+                    };
+                    interp.execute_stream(q, &opts(), &mut sink, &CancelToken::new())
+                } else {
+                    interp.execute_stream(q, &opts(), &mut events, &CancelToken::new())
+                };
+                let last = kinds(&events).last().copied();
+                let name = f.display();
+                if r.error.is_some() {
+                    assert_eq!(last, Some("error"), "{name}");
+                } else if r.json.get("cancelled").is_some() {
+                    assert_eq!(last, Some("cancelled"), "{name}");
+                } else if kinds(&events).contains(&"chunk") {
+                    assert_eq!(chunk_texts(&events).concat(), text(&r), "{name}");
+                }
+                assert!(events.windows(2).all(|w| rank(&w[0].body) <= rank(&w[1].body)), "{name}");
+            }
+        }
+    }
+    assert!(assembles >= 20, "{assembles}");
+}
