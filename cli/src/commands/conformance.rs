@@ -106,9 +106,6 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     for e in &corpus.errors {
         eprintln!("corpus: {e}");
     }
-    if !args.only.is_empty() {
-        corpus.cases.retain(|c| args.only.iter().any(|p| c.id.starts_with(p.as_str())));
-    }
     let mut imp: Box<dyn Implementation> = match &args.adapter {
         Some(cmd) => Box::new(Subprocess::new(cmd, Duration::from_millis(args.timeout_ms))),
         None => Box::new(InProcess::new()),
@@ -121,6 +118,9 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         hello.level = level;
     }
     cal_conformance::adapt_limits(&mut corpus, &hello.limits);
+    if !args.only.is_empty() {
+        corpus.cases.retain(|c| args.only.iter().any(|p| c.id.starts_with(p.as_str())));
+    }
     let opts = RunOptions {
         fixtures_dir: args.fixtures.clone().unwrap_or_else(cal_conformance::default_fixtures_dir),
         max_level,
