@@ -38,6 +38,16 @@ fn rank(a: &AssemblePlan, label: &str) -> usize {
     a.priority.iter().position(|l| l == label).map_or(0, |p| p + 1)
 }
 
+/// The format an ASSEMBLE asks for: its FORMAT resolved (`markdown` without one), or
+/// `template` (Auto-TOON may still switch an unformatted ASSEMBLE to TOON).
+fn requested_format(ast: &Assemble) -> String {
+    match ast.format.as_ref().map(|f| &f.kind) {
+        None => ASSEMBLE_DEFAULT_FORMAT.as_str().to_string(),
+        Some(FormatKind::Named(f)) => f.resolve().as_str().to_string(),
+        Some(FormatKind::Inline(_) | FormatKind::Template(_)) => "template".to_string(),
+    }
+}
+
 /// The start of an ASSEMBLE: checks the STREAM options (CAL-E078 at run time as at check
 /// time) and delivers `assembly_started`. Without a stream, a STREAM clause is noted: the
 /// response is the complete result, events need a streaming transport.
@@ -49,11 +59,7 @@ pub(crate) fn begin(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Resul
         }
         return Ok(());
     };
-    let format = match ast.format.as_ref().map(|f| &f.kind) {
-        None => ASSEMBLE_DEFAULT_FORMAT.as_str().to_string(),
-        Some(FormatKind::Named(f)) => f.resolve().as_str().to_string(),
-        Some(FormatKind::Inline(_) | FormatKind::Template(_)) => "template".to_string(),
-    };
+    let format = requested_format(ast);
     let stream = StreamInfo { events: options.groups(), chunk_size: options.chunk_size };
     em.options = options;
     em.started = true;
@@ -131,11 +137,7 @@ pub(crate) fn dedup_completed(cx: &mut Ctx<'_>, a: &AssemblePlan, before: &[usiz
 
 /// The formatted_context of an assembly cancelled before formatting: no text.
 pub(crate) fn unformatted(ast: &Assemble) -> (Map<String, Json>, Vec<SourceReport>) {
-    let format = match ast.format.as_ref().map(|f| &f.kind) {
-        None => ASSEMBLE_DEFAULT_FORMAT.as_str().to_string(),
-        Some(FormatKind::Named(f)) => f.resolve().as_str().to_string(),
-        Some(_) => "template".to_string(),
-    };
+    let format = requested_format(ast);
     let mut f = Map::new();
     f.insert("text".into(), "".into());
     f.insert("format".into(), format.into());
