@@ -24,8 +24,6 @@ pub(crate) struct Emitter<'a> {
     pub cancelled: Option<String>,
     /// Whether an `error` event was delivered.
     pub error_sent: bool,
-    /// Whether `assembly_started` happened (the stream belongs to an ASSEMBLE).
-    pub started: bool,
     /// Chunks of the text, delivered or not (for the summary).
     pub chunks_total: usize,
     /// Chunks delivered.
@@ -50,7 +48,6 @@ impl<'a> Emitter<'a> {
             phase: "init",
             cancelled: None,
             error_sent: false,
-            started: false,
             chunks_total: 0,
             chunks_delivered: 0,
             tokens_delivered: 0,

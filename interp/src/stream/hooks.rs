@@ -62,7 +62,6 @@ pub(crate) fn begin(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Resul
     let format = requested_format(ast);
     let stream = StreamInfo { events: options.groups(), chunk_size: options.chunk_size };
     em.options = options;
-    em.started = true;
     em.phase = "init";
     em.emit(EventBody::AssemblyStarted {
         name: a.name.clone(),
