@@ -102,6 +102,18 @@ fn the_command_line_reports_the_broken_adapter_and_exits_1() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("certified level: none"), "{text}");
+    let json = Command::new(CAL)
+        .args(["conformance", "run", "--json", "--adapter"])
+        .arg(format!("'{CAL}' conformance adapter --broken accept-all"))
+        .arg("--cases")
+        .arg(data.join("cases"))
+        .arg("--fixtures")
+        .arg(data.join("fixtures"))
+        .output()
+        .expect("cal runs");
+    let summary: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(cal_conformance::report::validate_line(&summary), Ok(()));
+    assert!(summary["failures"].as_array().is_some_and(|f| f.len() > 30));
     assert!(text.contains("t.parse.err.009") && text.contains("accept: expected false, got true"), "{text}");
 }
 

@@ -10,6 +10,23 @@ use std::fmt::Write;
 /// The report format's version (`header.report_version`).
 pub const REPORT_VERSION: u64 = 1;
 
+/// The JSON Schema of one report line (`schema/report-line.schema.json`), for report consumers.
+pub const REPORT_LINE_SCHEMA: &str = include_str!("../schema/report-line.schema.json");
+
+static LINE_VALIDATOR: std::sync::LazyLock<Result<jsonschema::Validator, String>> = std::sync::LazyLock::new(|| {
+    let schema: Value = serde_json::from_str(REPORT_LINE_SCHEMA).map_err(|e| e.to_string())?;
+    jsonschema::draft202012::new(&schema).map_err(|e| e.to_string())
+});
+
+/// Checks one report line (or the `--json` summary) against [`REPORT_LINE_SCHEMA`].
+pub fn validate_line(line: &Value) -> Result<(), String> {
+    let validator = LINE_VALIDATOR.as_ref().map_err(|e| format!("the report schema does not compile: {e}"))?;
+    match validator.iter_errors(line).next() {
+        None => Ok(()),
+        Some(e) => Err(format!("at {}: {e}", e.instance_path().as_str())),
+    }
+}
+
 /// The header line: who was tested, with which corpus.
 pub fn header(hello: &Hello, cases: usize, corpus_errors: usize) -> Value {
     json!({

@@ -67,6 +67,12 @@ fn the_jsonl_report_is_a_header_one_line_per_case_and_a_summary() {
     assert_eq!(last["certified_level"], "full");
     let core = &last["levels"]["core"];
     assert_eq!(core["required"], core["passed"]);
+    for line in &lines {
+        assert_eq!(report::validate_line(line), Ok(()), "{line}");
+    }
+    let mut with_failures = report::summary_json(&summary, &outcomes);
+    with_failures["failures"] = serde_json::json!([report::case_line(&outcomes[0])]);
+    assert_eq!(report::validate_line(&with_failures), Ok(()), "the --json summary (with failures) fits too");
     let human = report::human(&hello, &summary, &outcomes, 10);
     assert!(human.contains("certified level: full"), "{human}");
     assert!(human.contains("core") && human.contains("required"), "{human}");
