@@ -149,3 +149,32 @@ fn broken_modes_parse_and_accept_all_answers_inside_the_schemas() {
     assert_eq!(protocol_schema::validate("parse-response", &answers[1]), Ok(()));
     assert_eq!(protocol_schema::validate("mg_encode-response", &answers[2]), Ok(()));
 }
+
+#[test]
+fn every_request_type_has_a_request_and_a_response_schema() {
+    use cal_conformance::protocol::Request;
+    let requests = [
+        Request::Parse { query: Some("RECALL".into()), query_hex: None },
+        Request::Serialize { query: Some("RECALL".into()), json: None },
+        Request::LoadFixture { name: "f".into(), path: "/f.mg".into() },
+        Request::Execute {
+            fixture: "f".into(),
+            query: "RECALL".into(),
+            clock: "2026-01-01T00:00:00Z".into(),
+            params: serde_json::Map::new(),
+            capability: None,
+        },
+        Request::MgEncode { grain: json!({"type": "belief"}) },
+        Request::MgDecode { hex: "00".into() },
+    ];
+    let names: Vec<&str> = protocol_schema::SCHEMAS.iter().map(|(n, _)| *n).collect();
+    for r in &requests {
+        let t = r.type_name();
+        assert!(
+            names.contains(&format!("{t}-request").as_str()) && names.contains(&format!("{t}-response").as_str()),
+            "{t}"
+        );
+        assert_eq!(protocol_schema::validate(&format!("{t}-request"), &r.to_message(9)), Ok(()), "{t}");
+    }
+    assert_eq!(names.len(), requests.len() * 2 + 2, "plus hello-request and hello-response");
+}
