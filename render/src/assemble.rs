@@ -81,7 +81,9 @@ pub struct Assembled {
 fn render_doc(req: &AssembleRequest, a: &Assembly, reports: &[SourceReport]) -> Result<String, TemplateError> {
     match &req.output {
         Output::Format(f) => Ok(formats::render(*f, Doc::Assemble(a), &req.projection)),
-        Output::Template(t) => template::try_render_assembly(t, a, reports, &req.projection, req.budget),
+        Output::Template(t) => {
+            template::try_render_assembly(t, a, Some(&req.sources), reports, &req.projection, req.budget)
+        }
     }
 }
 
@@ -107,7 +109,7 @@ fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
             };
             let count = |els: &[Element]| {
                 let unbounded = Budget::new(BudgetUnit::Tokens.max_amount(), BudgetUnit::Tokens);
-                let text = template::try_render_assembly(t, &doc(els), &[], &req.projection, unbounded);
+                let text = template::try_render_assembly(t, &doc(els), None, &[], &req.projection, unbounded);
                 tokens::count(&text.unwrap_or_default())
             };
             count(&two).saturating_sub(count(&two[..1])).max(1)

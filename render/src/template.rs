@@ -15,10 +15,13 @@ use cal_grammar::limits::{
 };
 use cal_grammar::{Code, FormatName, TemplateSectionKind as K};
 
-use crate::assemble::SourceReport;
+use crate::assemble::{SourceInput, SourceReport};
 use crate::budget::{Budget, BudgetUnit};
 use crate::formats::{Assembly, markdown, sml, text};
+use crate::grain::GrainInput;
+use crate::project::canonical_number;
 use crate::project::{Disclosure, Element, ProjectionOptions};
+use serde_json::Value;
 
 /// A template: the preset it extends and its own sections (raw Mustache text).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -145,18 +148,42 @@ impl TemplateRegistry {
     }
 }
 
+/// An element with the retrieved grain it was projected from, when the caller has it (for
+/// the variables the projection does not keep: raw relation, creation time, score).
+type Item<'a> = (&'a Element, Option<&'a GrainInput>);
+
 struct Scope<'a> {
     vars: BTreeMap<&'static str, String>,
     flags: BTreeMap<&'static str, bool>,
-    each: &'a [&'a Element],
+    each: &'a [Item<'a>],
 }
 
 fn escape(s: &str) -> String {
     sml::escape_attr(s)
 }
 
-fn grain_vars(e: &Element, disclosure: Disclosure) -> (BTreeMap<&'static str, String>, BTreeMap<&'static str, bool>) {
+fn grain_vars(
+    (e, raw): Item<'_>,
+    disclosure: Disclosure,
+) -> (BTreeMap<&'static str, String>, BTreeMap<&'static str, bool>) {
     let mut v = BTreeMap::new();
+    if let Some(g) = raw {
+        if let Some(Value::String(r)) = g.field("relation") {
+            v.insert("grain.relation", r);
+        }
+        match g.field("time") {
+            Some(Value::Number(n)) => {
+                if let Some(ms) = n.as_i64() {
+                    v.insert("grain.created_at", crate::time::iso(ms));
+                }
+            }
+            Some(Value::String(t)) => {
+                v.insert("grain.created_at", t);
+            }
+            _ => {}
+        }
+        v.insert("grain.score", canonical_number(g.score));
+    }
     v.insert("grain.content", e.content.clone());
     v.insert("grain.type", e.tag.clone());
     v.insert("grain.subject", e.triple.0.clone());
@@ -188,7 +215,7 @@ fn render_nodes(nodes: &[Node<'_>], scope: &Scope<'_>, disclosure: Disclosure, o
             }
             Node::Section { name, inverted, children, .. } if *name == EACH && !inverted => {
                 for e in scope.each.iter().take(MAX_EACH_ITERATIONS) {
-                    let (mut vars, flags) = grain_vars(e, disclosure);
+                    let (mut vars, flags) = grain_vars(*e, disclosure);
                     for (k, v) in &scope.vars {
                         vars.entry(k).or_insert_with(|| v.clone());
                     }
@@ -247,13 +274,17 @@ pub fn render_assembly(
     opts: &ProjectionOptions,
     budget: Budget,
 ) -> String {
-    try_render_assembly(t, a, reports, opts, budget).unwrap_or_default()
+    try_render_assembly(t, a, None, reports, opts, budget).unwrap_or_default()
 }
 
-/// [`render_assembly`], reporting a malformed section instead of rendering nothing.
+/// [`render_assembly`], reporting a malformed section instead of rendering nothing. `raw`, when
+/// given, holds the retrieved grains of each source in the order of `a`'s elements (each
+/// source's elements are a prefix of its grains): `{{grain.relation}}`, `{{grain.created_at}}`
+/// and `{{grain.score}}` read them; without it they render empty.
 pub fn try_render_assembly(
     t: &TemplateDef,
     a: &Assembly,
+    raw: Option<&[SourceInput]>,
     reports: &[SourceReport],
     opts: &ProjectionOptions,
     budget: Budget,
@@ -261,7 +292,14 @@ pub fn try_render_assembly(
     let parent = t.extends.unwrap_or(FormatName::Readable);
     let own = |k: K| t.sections.iter().find(|(kind, _)| *kind == k).map(|(_, s)| s.as_str());
     let d = opts.disclosure;
-    let all: Vec<&Element> = a.sources.iter().flat_map(|s| s.elements.iter()).collect();
+    let items = |i: usize, s: &'_ crate::formats::Source| -> Vec<(usize, usize)> {
+        (0..s.elements.len()).map(|j| (i, j)).collect::<Vec<_>>()
+    };
+    let item = |(i, j): (usize, usize)| -> Item<'_> {
+        let raw_grain = raw.and_then(|r| r.get(i)).and_then(|s| s.grains.get(j));
+        (&a.sources[i].elements[j], raw_grain)
+    };
+    let all: Vec<Item<'_>> = a.sources.iter().enumerate().flat_map(|(i, s)| items(i, s)).map(item).collect();
     let mut base = BTreeMap::new();
     base.insert("assembly.name", a.name.clone());
     base.insert("assembly.intent", a.intent.clone().unwrap_or_default());
@@ -302,17 +340,18 @@ pub fn try_render_assembly(
         vars.insert("source.grain_count", s.elements.len().to_string());
         vars.insert("source.tokens_used", r.map_or(0, |r| r.tokens_used).to_string());
         vars.insert("source.truncated", r.is_some_and(|r| r.truncated).to_string());
-        let els: Vec<&Element> = s.elements.iter().collect();
+        let els: Vec<Item<'_>> = items(i, s).into_iter().map(item).collect();
         let sscope = Scope { vars: vars.clone(), flags: BTreeMap::new(), each: &els };
         push(match own(K::SourceBreak) {
             Some(x) => Some(section(x, &sscope, d)?),
             None => preset_part(parent, K::SourceBreak, a, Some(&s.label), None),
         });
-        for e in &s.elements {
-            let (gv, flags) = grain_vars(e, d);
+        for it in &els {
+            let e = it.0;
+            let (gv, flags) = grain_vars(*it, d);
             let mut v = vars.clone();
             v.extend(gv);
-            let gscope = Scope { vars: v, flags, each: std::slice::from_ref(&e) };
+            let gscope = Scope { vars: v, flags, each: std::slice::from_ref(it) };
             let body =
                 if d == Disclosure::Summary { own(K::ElementSummary).or(own(K::Element)) } else { own(K::Element) };
             push(match body {

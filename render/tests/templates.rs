@@ -73,6 +73,23 @@ fn every_section_kind() {
 }
 
 #[test]
+fn raw_grain_variables() {
+    // Variables the projection does not keep come from the retrieved grain; the hash never
+    // reaches the content layer (§14.2).
+    let t = def(
+        Some(FormatName::Compact),
+        &[(K::Element, "{{grain.relation}}|{{grain.created_at}}|{{grain.score}}|{{grain.hash}}|{{grain.importance}}")],
+    );
+    let text = render(t.clone());
+    let first = text.lines().next().unwrap_or_default();
+    // Importance is a full-disclosure attribute (§14.3): empty at standard.
+    assert_eq!(first, "mg:prefers|2026-03-15T08:53:00Z|0.9||");
+    assert!(!text.contains("sha256"), "{text}");
+    let full = assemble(&req(t, Budget::new(4000, BudgetUnit::Tokens), Disclosure::Full)).text;
+    assert_eq!(full.lines().next(), Some("mg:prefers|2026-03-15T08:53:00Z|0.9||0.1"));
+}
+
+#[test]
 fn mustache_forms() {
     let t = def(
         Some(FormatName::Compact),
