@@ -83,12 +83,25 @@ pub struct Subprocess {
     fixtures: Vec<Request>,
     /// How many times the adapter was (re)started.
     starts: usize,
+    /// Failed starts since the last successful one.
+    failed_starts: usize,
 }
+
+/// How many failed starts in a row make the runner stop restarting the adapter.
+pub const MAX_FAILED_STARTS: usize = 3;
 
 impl Subprocess {
     /// An adapter started with `sh -c command` when first needed.
     pub fn new(command: &str, timeout: Duration) -> Self {
-        Subprocess { command: command.to_string(), timeout, running: None, next_id: 1, fixtures: Vec::new(), starts: 0 }
+        Subprocess {
+            command: command.to_string(),
+            timeout,
+            running: None,
+            next_id: 1,
+            fixtures: Vec::new(),
+            starts: 0,
+            failed_starts: 0,
+        }
     }
 
     /// How many times the adapter process was started (1 + restarts).
@@ -135,11 +148,30 @@ impl Subprocess {
         }
     }
 
-    /// Starts the adapter if needed: spawn, `hello`, and replay of the fixtures loaded before.
+    /// Starts the adapter if needed, giving up after [`MAX_FAILED_STARTS`] failed starts in a row
+    /// (so an adapter that cannot start costs a few timeouts, not one per case).
     fn ensure_started(&mut self) -> Result<Option<Hello>, String> {
         if self.running.is_some() {
             return Ok(None);
         }
+        if self.failed_starts >= MAX_FAILED_STARTS {
+            return Err(format!("the adapter failed to start {MAX_FAILED_STARTS} times in a row; not retried"));
+        }
+        match self.start() {
+            Ok(hello) => {
+                self.failed_starts = 0;
+                Ok(Some(hello))
+            }
+            Err(e) => {
+                self.failed_starts += 1;
+                self.running = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// Spawn, `hello`, and replay of the fixtures loaded before.
+    fn start(&mut self) -> Result<Hello, String> {
         self.spawn()?;
         let answer = self.exchange(&hello_request())?;
         validate("hello-response", &answer)?;
@@ -152,7 +184,7 @@ impl Subprocess {
                 }
             }
         }
-        Ok(Some(hello))
+        Ok(hello)
     }
 
     /// One request on a running adapter, validated against its response schema.
@@ -182,6 +214,7 @@ impl Subprocess {
 impl Implementation for Subprocess {
     fn hello(&mut self) -> Result<Hello, String> {
         self.running = None;
+        self.failed_starts = 0;
         self.ensure_started()?.ok_or_else(|| "the adapter did not say hello".to_string())
     }
 
