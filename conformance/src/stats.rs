@@ -1,5 +1,5 @@
 //! Corpus statistics (`cal conformance stats`): size per kind, level and
-//! flag; reject cases per error code of the registry (codes with fewer than
+//! flag; cases per error and warning code of the registry (codes with fewer than
 //! [`MIN_CASES_PER_CODE`] are listed); accepted cases per keyword, WITH
 //! option and EBNF production; boundary coverage of every §17.3 limit.
 //!
@@ -36,7 +36,8 @@ pub struct Stats {
     pub per_kind: BTreeMap<&'static str, usize>,
     /// Per level.
     pub per_level: BTreeMap<&'static str, usize>,
-    /// Reject (or expected-error) cases per registry code, every code listed.
+    /// Cases per registry code, every code listed: rejections with that error, and cases
+    /// expecting that warning.
     pub per_code: BTreeMap<&'static str, usize>,
     /// Accepted parse cases per keyword.
     pub per_keyword: BTreeMap<&'static str, usize>,
@@ -80,7 +81,7 @@ pub fn measure(cases: &[Case]) -> Stats {
         *s.per_level.entry(case.level.as_str()).or_default() += 1;
         s.generated += usize::from(case.has_flag(Flag::Generated));
         s.should += usize::from(case.is_should());
-        if let Some(code) = expected_code(case) {
+        for code in expected_codes(case) {
             if let Some(n) = s.per_code.get_mut(code) {
                 *n += 1;
             }
@@ -123,17 +124,24 @@ fn statements(query: &str) -> Vec<String> {
     out
 }
 
-/// The code a case expects to be reported, if it expects a rejection.
-fn expected_code(case: &Case) -> Option<&str> {
+/// The codes a case expects to be reported: the error of a rejection, and expected warnings.
+fn expected_codes(case: &Case) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
     match &case.body {
         Body::Parse(p) => match &p.expect {
-            ParseExpect::Reject { code, .. } => Some(code),
-            ParseExpect::Accept { .. } => None,
+            ParseExpect::Reject { code, .. } => out.push(code),
+            ParseExpect::Accept { warnings, .. } => out.extend(warnings.iter().flatten().map(String::as_str)),
         },
-        Body::Wire(WireCase::JsonRejected { code, .. }) => Some(code),
-        Body::Execute(e) => e.expect.error.as_deref(),
-        _ => None,
+        Body::Wire(WireCase::JsonRejected { code, .. }) => out.push(code),
+        Body::Execute(e) => {
+            out.extend(e.expect.error.as_deref());
+            out.extend(e.expect.warnings.iter().flatten().map(String::as_str));
+        }
+        _ => {}
     }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The query of an accepted parse case (or a text→JSON wire case).
@@ -289,7 +297,7 @@ impl Stats {
         let covered = self.per_code.values().filter(|n| **n > 0).count();
         let _ = writeln!(
             o,
-            "\nerror codes: {covered}/{} have a case; {} have fewer than {MIN_CASES_PER_CODE}:",
+            "\nerror and warning codes: {covered}/{} have a case; {} have fewer than {MIN_CASES_PER_CODE}:",
             self.per_code.len(),
             self.thin_codes().len()
         );
