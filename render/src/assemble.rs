@@ -182,9 +182,10 @@ pub fn assemble(req: &AssembleRequest) -> Assembled {
 ///    left after the empty envelope by the PRIORITY weights, redistributing surplus.
 /// 2. The chosen grains are formatted and the text counted exactly. While it is over a token
 ///    budget, the lowest-priority source's last grain is dropped.
-/// 3. While it is under, the next candidate of the highest-priority source that still has one
-///    (and whose estimate fits the slack) is added, kept only if the exact count still fits;
-///    a source whose next candidate does not fit takes no more (ranks are never skipped).
+/// 3. While it is under, the next candidate of the source furthest below its weighted share
+///    (whose estimate fits the slack; ties to the higher priority) is added, kept only if the
+///    exact count still fits; a source whose next candidate does not fit takes no more (ranks
+///    are never skipped).
 ///
 /// The output never exceeds a token budget: when not even the format's empty envelope fits, the
 /// text is empty (0 tokens) and every source with candidates is truncated. Reported `tokens`
@@ -232,12 +233,16 @@ pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
             fill(&mut a, &taken);
             (text, count) = render_counted(req, &mut a, &report(&taken))?;
         }
-        // Under: add in priority order while the exact count fits.
+        // Under: add while the exact count fits, each time to the source furthest below its
+        // weighted share (ties to the higher priority), so the slack is shared by weight.
         let mut closed = vec![false; taken.len()];
+        let w = weights(req.sources.len());
         loop {
             let slack = req.budget.amount.saturating_sub(count);
-            let next =
-                (0..taken.len()).find(|&i| !closed[i] && taken[i] < costs[i].len() && costs[i][taken[i]] <= slack);
+            let used = |i: usize| costs[i][..taken[i]].iter().sum::<usize>() as f64 / w[i].max(1e-9);
+            let next = (0..taken.len())
+                .filter(|&i| !closed[i] && taken[i] < costs[i].len() && costs[i][taken[i]] <= slack)
+                .min_by(|&x, &y| used(x).total_cmp(&used(y)).then(x.cmp(&y)));
             let Some(i) = next else { break };
             taken[i] += 1;
             fill(&mut a, &taken);
@@ -271,7 +276,12 @@ fn render_counted(
             break;
         }
         a.tokens_used = count;
-        text = render_doc(req, a, reports)?;
+        let again = render_doc(req, a, reports)?;
+        if again == text {
+            // The format does not print its own count: the text, and so the count, stand.
+            break;
+        }
+        text = again;
         count = tokens::count(&text);
     }
     Ok((text, count))
