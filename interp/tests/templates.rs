@@ -155,3 +155,22 @@ fn inline_template_errors_at_render_time() {
     let r = f.run(&q("[{{grain.type}}]{{grain.nothing}}"));
     assert!(text(&r).contains("[belief]"), "{r}");
 }
+
+#[test]
+fn a_checked_document_defines_then_uses() {
+    // What `cal run -f file.cal` does: check the whole document, then run its queries in order
+    // on one interpreter.
+    let f = fixture();
+    let text = format!("{SEMANTIC};\n{USE};\nDESCRIBE templates");
+    let analysis = cal_checker::analyze(&text, None);
+    assert!(!analysis.has_errors(), "{:?}", analysis.diagnostics);
+    let doc = analysis.document.unwrap_or_else(|| panic!("no document"));
+    let responses: Vec<cal_interp::Response> = doc.queries.iter().map(|q| f.interp.execute(q, &opts())).collect();
+    assert!(
+        responses.iter().all(|r| r.error.is_none()),
+        "{:?}",
+        responses.iter().map(|r| &r.error).collect::<Vec<_>>()
+    );
+    assert!(text(&responses[1].json).starts_with("<context intent=\"helping alice with her project\">"));
+    assert_eq!(responses[2].json["templates"], serde_json::json!(["semantic_sml"]));
+}
