@@ -17,14 +17,19 @@ out = ['''//! Keyword classification of identifier-shaped words.
 //! (grammar/src/vocab.rs) by scripts/gen_keywords.py; `tests::classify_agrees_with_the_grammar_tables`
 //! fails when this file is stale. Words are matched ASCII-case-insensitively
 //! (§3.1, §16.6). A match on (length, first letter) narrows each lookup to one
-//! or two comparisons, which is what keeps lexing linear and cheap.
+//! or two candidates, each compared byte by byte against a constant, which is what keeps lexing linear and cheap.
 
 use crate::Token;
 use cal_grammar::{ExcludedWord, Keyword};
 
-#[inline]
+/// Whether `word` is `lower` in any ASCII case. Both are identifier bytes, and
+/// for those ORing 0x20 folds case and nothing else: a letter meets only its
+/// other case, `_` (0x5F) only itself (0x7F is not an identifier byte), and
+/// digits are unchanged. `lower` is a constant, so this unrolls into a few
+/// byte comparisons.
+#[inline(always)]
 fn is(word: &[u8], lower: &[u8]) -> bool {
-    word.eq_ignore_ascii_case(lower)
+    word.len() == lower.len() && word.iter().zip(lower).all(|(w, l)| w | 0x20 == l | 0x20)
 }
 
 /// The keyword or excluded word spelled `word` (any ASCII case), if any.

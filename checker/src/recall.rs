@@ -89,7 +89,7 @@ fn profiles(cx: &Checker<'_>, r: &Recall) -> Profiles {
             ValueKind::Array(items) => {
                 for i in items {
                     match &i.kind {
-                        ValueKind::String(s) => tags.push(s.clone()),
+                        ValueKind::String(s) => tags.push(s.to_string()),
                         ValueKind::Param(p) => match cx.params.and_then(|ps| ps.get(p)) {
                             Some(serde_json::Value::String(s)) => tags.push(s.clone()),
                             _ => return Profiles::Unknown,

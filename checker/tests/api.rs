@@ -140,11 +140,11 @@ fn no_panic_on_hand_built_trees() {
     let odd = Span { start: 50, end: 3 };
     let recall = Recall { span: odd, ..Recall::default() };
     let statements = vec![
-        Statement::Recall(recall.clone()),
+        Statement::Recall(Box::new(recall.clone())),
         Statement::Coalesce(Coalesce { branches: vec![], span: odd }),
         Statement::Batch(Batch { entries: vec![], span: odd }),
-        Statement::Assemble(Assemble {
-            name: Some(Ident { name: String::new(), span: odd }),
+        Statement::Assemble(Box::new(Assemble {
+            name: Some(Ident { name: Default::default(), span: odd }),
             intent: None,
             sources: vec![],
             budget: Some(Budget { amount: IntLit { value: u64::MAX, span: odd }, unit: BudgetUnit::Tokens, span: odd }),
@@ -164,7 +164,7 @@ fn no_panic_on_hand_built_trees() {
             stream: None,
             with: None,
             span: odd,
-        }),
+        })),
         Statement::Supersede(Supersede {
             target: Target { kind: TargetKind::Param("t".into()), span: odd },
             sets: vec![],
@@ -172,7 +172,7 @@ fn no_panic_on_hand_built_trees() {
             span: odd,
         }),
         Statement::SetOp(SetOp {
-            left: Box::new(Statement::Recall(recall.clone())),
+            left: Box::new(Statement::Recall(Box::new(recall.clone()))),
             op: SetOperator::Union,
             op_span: odd,
             right: Box::new(Statement::Describe(Describe {

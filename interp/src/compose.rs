@@ -37,7 +37,7 @@ pub fn batch(cx: &mut Ctx<'_>, b: &Batch, node: &Node) -> Result<Map<String, Jso
                 slot.insert("error".into(), diagnostic_json(&d));
             }
         }
-        slots.insert(entry.label.name.clone(), Json::Object(slot));
+        slots.insert(entry.label.name.to_string(), Json::Object(slot));
     }
     let mut m = Map::new();
     m.insert("results".into(), Json::Object(slots));
@@ -193,7 +193,7 @@ fn render_assembly(
         None => (Output::Format(ASSEMBLE_DEFAULT_FORMAT), ASSEMBLE_DEFAULT_FORMAT.as_str().to_string()),
         Some((FormatKind::Named(f), _)) => (Output::Format(*f), f.resolve().as_str().to_string()),
         Some((FormatKind::Inline(body), _)) => {
-            let sections = body.sections.iter().map(|s| (s.kind, s.text.clone())).collect();
+            let sections = body.sections.iter().map(|s| (s.kind, s.text.to_string())).collect();
             (Output::Template(TemplateDef { extends: None, sections }), "template".to_string())
         }
         Some((FormatKind::Template(name), _)) => {

@@ -24,7 +24,7 @@ pub fn grain_input(row: &Row) -> GrainInput {
 pub fn project_of(specs: &[ProjectSpec]) -> Project {
     let mut p = Project::default();
     for s in specs {
-        let names = s.fields.iter().map(|f| f.name.clone());
+        let names = s.fields.iter().map(|f| f.name.to_string());
         if s.is_attr {
             p.attrs.extend(names);
         } else {

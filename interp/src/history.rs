@@ -158,7 +158,7 @@ pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagn
                 .config
                 .namespace
                 .clone()
-                .or_else(|| scope.as_ref().filter(|s| !s.is_scope).map(|s| s.value.value.clone()));
+                .or_else(|| scope.as_ref().filter(|s| !s.is_scope).map(|s| s.value.value.to_string()));
             let prefix = if cx.config.namespace.is_none() {
                 scope.as_ref().filter(|s| s.is_scope).map(|s| s.value.value.clone())
             } else {
@@ -173,7 +173,7 @@ pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagn
             });
             let mut m = Map::new();
             if let Some(a) = as_of {
-                let t = interval(cx, &Lit::Str(a.value.clone()), a.span)?.to - 1;
+                let t = interval(cx, &Lit::Str(a.value.to_string()), a.span)?.to - 1;
                 versions
                     .retain(|(_, v)| system_valid_from(v) <= t && v.index.system_valid_to.is_none_or(|end| end > t));
                 m.insert("as_of".into(), format_rfc3339(t).into());

@@ -105,14 +105,14 @@ pub fn param(cx: &Ctx<'_>, name: &str, span: Span) -> Result<Lit, Diagnostic> {
 /// Resolves a literal of the query.
 pub fn resolve(cx: &Ctx<'_>, v: &AstValue) -> Result<Lit, Diagnostic> {
     Ok(match &v.kind {
-        ValueKind::String(s) => Lit::Str(s.clone()),
+        ValueKind::String(s) => Lit::Str(s.to_string()),
         ValueKind::Number(Number::Int(i)) => Lit::Int(*i),
         ValueKind::Number(Number::Float(f)) => Lit::Float(*f),
         ValueKind::Bool(b) => Lit::Bool(*b),
-        ValueKind::Hash(h) => Lit::Hash(h.to_ascii_lowercase()),
+        ValueKind::Hash(h) => Lit::Hash(h.as_str().to_ascii_lowercase()),
         ValueKind::Array(items) => Lit::Array(items.iter().map(|i| resolve(cx, i)).collect::<Result<_, _>>()?),
         ValueKind::Param(name) => {
-            if cx.lets.contains_key(name) {
+            if cx.lets.contains_key(name.as_str()) {
                 return Err(Diagnostic::new(
                     Code::E021,
                     v.span,
@@ -128,7 +128,7 @@ pub fn resolve(cx: &Ctx<'_>, v: &AstValue) -> Result<Lit, Diagnostic> {
 /// The hex digits of an EXISTS / HISTORY / THREAD FROM target.
 pub fn target_hex(cx: &Ctx<'_>, t: &Target) -> Result<String, Diagnostic> {
     match &t.kind {
-        TargetKind::Hash(h) => Ok(h.to_ascii_lowercase()),
+        TargetKind::Hash(h) => Ok(h.as_str().to_ascii_lowercase()),
         TargetKind::Param(name) => match param(cx, name, t.span)? {
             Lit::Hash(h) => Ok(h),
             Lit::Str(s) => {

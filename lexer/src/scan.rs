@@ -37,6 +37,9 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
         let tok = match b {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0C => {
                 i += 1;
+                while i < n && matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n' | 0x0C) {
+                    i += 1;
+                }
                 continue;
             }
             b'-' if bytes.get(i + 1) == Some(&b'-') => {

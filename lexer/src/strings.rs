@@ -10,6 +10,10 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 /// (docs/spec-decisions.md). Borrows when nothing needs to change, which is the
 /// common case, so the hot path does not allocate here.
 pub fn string_value(raw: &str) -> Cow<'_, str> {
+    // Most literals are short ASCII without escapes: one pass decides, and they are already NFC.
+    if raw.bytes().all(|b| b != b'\\' && b.is_ascii()) {
+        return Cow::Borrowed(raw);
+    }
     let unescaped: Cow<'_, str> = if raw.contains('\\') {
         let mut out = String::with_capacity(raw.len());
         let mut chars = raw.chars();

@@ -28,7 +28,7 @@ fn nfc_string() -> impl Strategy<Value = String> {
 }
 
 fn string_lit() -> impl Strategy<Value = StringLit> {
-    nfc_string().prop_map(|value| StringLit { value, span: sp() })
+    nfc_string().prop_map(|value| StringLit { value: value.into(), span: sp() })
 }
 
 fn number() -> impl Strategy<Value = Number> {
@@ -46,11 +46,11 @@ fn hash() -> impl Strategy<Value = String> {
 
 fn value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
-        nfc_string().prop_map(ValueKind::String),
+        nfc_string().prop_map(|s| ValueKind::String(s.into())),
         number().prop_map(ValueKind::Number),
         any::<bool>().prop_map(ValueKind::Bool),
-        "[a-z][a-z0-9_]{0,6}".prop_map(ValueKind::Param),
-        hash().prop_map(ValueKind::Hash),
+        "[a-z][a-z0-9_]{0,6}".prop_map(|s| ValueKind::Param(s.into())),
+        hash().prop_map(|s| ValueKind::Hash(s.into())),
     ];
     leaf.prop_recursive(2, 8, 4, |inner| {
         prop::collection::vec(inner.prop_map(|kind| Value { kind, span: sp() }), 0..4).prop_map(ValueKind::Array)
@@ -72,12 +72,12 @@ fn field() -> impl Strategy<Value = FieldRef> {
         "fin:account_id",
         "unknown_field",
     ])
-    .prop_map(|n| FieldRef { name: n.to_string(), span: sp() })
+    .prop_map(|n| FieldRef { name: n.into(), span: sp() })
 }
 
 fn label() -> impl Strategy<Value = Ident> {
     prop::sample::select(vec!["beliefs", "goals", "history", "recent", "a1", "team_prefs"])
-        .prop_map(|n| Ident { name: n.to_string(), span: sp() })
+        .prop_map(|n| Ident { name: n.into(), span: sp() })
 }
 
 fn test() -> impl Strategy<Value = Test> {
@@ -112,7 +112,7 @@ fn with_option() -> impl Strategy<Value = WithOption> {
         string_lit().prop_map(WithKind::Locale),
         any::<u32>().prop_map(|v| WithKind::Cache(IntLit { value: u64::from(v), span: sp() })),
         ("x_[a-z]{1,5}", prop::option::of(prop::collection::vec(value(), 0..3)))
-            .prop_map(|(name, args)| WithKind::Extension { name, args }),
+            .prop_map(|(name, args)| WithKind::Extension { name: name.into(), args }),
     ]
     .prop_map(|kind| WithOption { kind, span: sp() })
 }
@@ -120,7 +120,7 @@ fn with_option() -> impl Strategy<Value = WithOption> {
 fn int_or_param() -> impl Strategy<Value = IntOrParam> {
     prop_oneof![
         any::<u32>().prop_map(|v| IntOrParam::Int(IntLit { value: u64::from(v), span: sp() })),
-        "[a-z]{1,5}".prop_map(|p| IntOrParam::Param(p, sp())),
+        "[a-z]{1,5}".prop_map(|p| IntOrParam::Param(p.into(), sp())),
     ]
 }
 
@@ -166,7 +166,7 @@ fn recall_with(condition: BoxedStrategy<Condition>) -> impl Strategy<Value = Rec
             prop::option::of((value(), value())),
             prop::option::of(prop_oneof![
                 string_lit().prop_map(ThreadKind::Session),
-                hash().prop_map(|h| ThreadKind::From(Target { kind: TargetKind::Hash(h), span: sp() })),
+                hash().prop_map(|h| ThreadKind::From(Target { kind: TargetKind::Hash(h.into()), span: sp() })),
             ]),
             prop::option::of(prop::collection::vec(condition, 1..4)),
             prop::option::of(prop::collection::vec(with_option(), 1..3)),
@@ -212,8 +212,11 @@ fn recall() -> BoxedStrategy<Recall> {
 }
 
 fn target() -> impl Strategy<Value = Target> {
-    prop_oneof![hash().prop_map(TargetKind::Hash), "[a-z][a-z0-9_]{0,5}".prop_map(TargetKind::Param),]
-        .prop_map(|kind| Target { kind, span: sp() })
+    prop_oneof![
+        hash().prop_map(|h| TargetKind::Hash(h.into())),
+        "[a-z][a-z0-9_]{0,5}".prop_map(|p| TargetKind::Param(p.into())),
+    ]
+    .prop_map(|kind| Target { kind, span: sp() })
 }
 
 fn template_body() -> impl Strategy<Value = TemplateBody> {
@@ -223,7 +226,7 @@ fn template_body() -> impl Strategy<Value = TemplateBody> {
             "[ a-z<>=\"/#.]{0,12}(\\{[ a-z]{0,4}\\})?[ a-z]{0,4}",
         )
             .prop_filter("balanced braces", |(_, t)| balanced(t))
-            .prop_map(|(kind, text)| TemplateSection { kind, text, text_span: sp(), span: sp() }),
+            .prop_map(|(kind, text)| TemplateSection { kind, text: text.into(), text_span: sp(), span: sp() }),
         1..3,
     )
     .prop_map(|sections| TemplateBody { sections, span: sp() })
@@ -253,7 +256,7 @@ fn statement() -> impl Strategy<Value = Statement> {
         prop::option::of(label()),
         prop_oneof![
             recall().prop_map(SourceBody::Recall),
-            "[a-z][a-z0-9_]{0,5}".prop_map(|n| SourceBody::LetRef(Ident { name: n, span: sp() })),
+            "[a-z][a-z0-9_]{0,5}".prop_map(|n| SourceBody::LetRef(Ident { name: n.into(), span: sp() })),
         ],
     )
         .prop_map(|(label, body)| Source { label, body, span: sp() });
@@ -265,7 +268,7 @@ fn statement() -> impl Strategy<Value = Statement> {
         prop::option::of(prop::collection::vec(label(), 1..3)),
         prop::option::of(prop_oneof![
             prop::sample::select(FormatName::ALL.to_vec()).prop_map(FormatKind::Named),
-            "[a-z]{1,6}".prop_map(|n| FormatKind::Template(Ident { name: n, span: sp() })),
+            "tpl_[a-z]{1,4}".prop_map(|n| FormatKind::Template(Ident { name: n.into(), span: sp() })),
             template_body().prop_map(FormatKind::Inline),
         ]),
         prop::option::of(prop::collection::vec(
@@ -279,8 +282,8 @@ fn statement() -> impl Strategy<Value = Statement> {
         prop::option::of(prop::collection::vec(with_option(), 1..3)),
     )
         .prop_map(|(name, intent, sources, budget, priority, format, stream, with)| {
-            Statement::Assemble(Assemble {
-                name: name.map(|n| Ident { name: n, span: sp() }),
+            Statement::Assemble(Box::new(Assemble {
+                name: name.map(|n| Ident { name: n.into(), span: sp() }),
                 intent,
                 sources,
                 budget: budget.map(|(a, unit)| Budget {
@@ -293,10 +296,10 @@ fn statement() -> impl Strategy<Value = Statement> {
                 stream: stream.map(|options| Stream { options, span: sp() }),
                 with: with.map(|options| WithClause { options, span: sp() }),
                 span: sp(),
-            })
+            }))
         });
     let leaf = prop_oneof![
-        3 => recall().prop_map(Statement::Recall),
+        3 => recall().prop_map(|r| Statement::Recall(Box::new(r))),
         2 => assemble,
         1 => target().prop_map(|target| Statement::Exists(Exists { target, span: sp() })),
         1 => (target(), prop::option::of(target()))
@@ -354,8 +357,8 @@ fn query() -> impl Strategy<Value = Query> {
             6 => statement().prop_map(QueryBody::Statement),
             1 => ("tpl_[a-z]{1,4}", prop::option::of(prop::sample::select(vec!["structured", "readable", "data", "mine"])), template_body())
                 .prop_map(|(name, extends, body)| QueryBody::DefineTemplate(DefineTemplate {
-                    name: Ident { name, span: sp() },
-                    extends: extends.map(|e| Ident { name: e.to_string(), span: sp() }),
+                    name: Ident { name: name.into(), span: sp() },
+                    extends: extends.map(|e| Ident { name: e.into(), span: sp() }),
                     body,
                     span: sp(),
                 })),
@@ -363,7 +366,7 @@ fn query() -> impl Strategy<Value = Query> {
     )
         .prop_map(|(v, lets, body)| Query {
             version: v.then_some(Version { major: 1, span: sp() }),
-            lets: lets.into_iter().map(|(name, recall)| LetBinding { name: Ident { name, span: sp() }, recall, span: sp() }).collect(),
+            lets: lets.into_iter().map(|(name, recall)| LetBinding { name: Ident { name: name.into(), span: sp() }, recall, span: sp() }).collect(),
             body,
             span: sp(),
         })

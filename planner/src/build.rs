@@ -56,7 +56,7 @@ fn operation_of(r: &Recall) -> Operation {
 pub fn int_value(v: &IntOrParam, params: &serde_json::Map<String, Json>) -> Option<u64> {
     match v {
         IntOrParam::Int(i) => Some(i.value),
-        IntOrParam::Param(name, _) => params.get(name).and_then(Json::as_u64),
+        IntOrParam::Param(name, _) => params.get(name.as_str()).and_then(Json::as_u64),
     }
 }
 
@@ -87,8 +87,8 @@ fn limit_of(stages: &[PlanStage], recent: bool, params: &serde_json::Map<String,
         let (value, src) = match &s.kind {
             StageKind::Limit(v) => {
                 if let IntOrParam::Param(name, _) = v {
-                    if !params.contains_key(name) {
-                        param = Some(name.clone());
+                    if !params.contains_key(name.as_str()) {
+                        param = Some(name.to_string());
                     }
                 }
                 let src = if s.implicit {
@@ -128,8 +128,8 @@ fn output_of(stages: &[PlanStage]) -> Output {
         match &s.kind {
             StageKind::Count => out = Output::Count,
             StageKind::Extract(e) => out = Output::Values(*e),
-            StageKind::GroupBy(f) => out = Output::Groups(f.name.clone()),
-            StageKind::Select(fields) => out = Output::Fields(fields.iter().map(|f| f.name.clone()).collect()),
+            StageKind::GroupBy(f) => out = Output::Groups(f.name.to_string()),
+            StageKind::Select(fields) => out = Output::Fields(fields.iter().map(|f| f.name.to_string()).collect()),
             _ => {}
         }
     }
@@ -139,10 +139,10 @@ fn output_of(stages: &[PlanStage]) -> Output {
 /// Plans one RECALL: desugars it, picks the store operation and view, inserts
 /// the default limit, and plans its subqueries.
 pub fn plan_recall(r: &Recall, opts: &PlanOptions) -> RecallPlan {
-    let written = statement_to_text(&Statement::Recall(r.clone()));
+    let written = statement_to_text(&Statement::Recall(Box::new(r.clone())));
     let desugared = desugar_recall(r);
     let d = &desugared.recall;
-    let desugared_text = statement_to_text(&Statement::Recall(d.clone()));
+    let desugared_text = statement_to_text(&Statement::Recall(Box::new(d.clone())));
     let stages = effective_stages(&d.pipeline);
     let explicit_limit = r.pipeline.iter().any(|s| matches!(s.kind, StageKind::Limit(_)));
     let limit = limit_of(&stages, r.recent.is_some() && !explicit_limit, &opts.params);
@@ -207,13 +207,13 @@ fn value_text(v: &cal_parser::ast::Value) -> String {
 }
 
 fn plan_add(a: &Add) -> EvolvePlan {
-    let sets: Vec<(String, String)> = a.sets.iter().map(|s| (s.field.name.clone(), value_text(&s.value))).collect();
+    let sets: Vec<(String, String)> = a.sets.iter().map(|s| (s.field.name.to_string(), value_text(&s.value))).collect();
     let listed = sets.iter().map(|(f, v)| format!("{f} = {v}")).collect::<Vec<_>>().join(", ");
     EvolvePlan {
         kind: EvolveKind::Add,
         grain_type: Some(a.grain_type.grain_type),
         target: None,
-        reason: a.reason.as_ref().map(|r| r.value.clone()),
+        reason: a.reason.as_ref().map(|r| r.value.to_string()),
         side_effects: vec![
             format!(
                 "put: store 1 new {} grain ({listed}), namespace and user_id from the capability token",
@@ -227,7 +227,7 @@ fn plan_add(a: &Add) -> EvolvePlan {
 
 fn plan_supersede(s: &Supersede) -> EvolvePlan {
     let target = target_plan(&s.target);
-    let sets: Vec<(String, String)> = s.sets.iter().map(|c| (c.field.name.clone(), value_text(&c.value))).collect();
+    let sets: Vec<(String, String)> = s.sets.iter().map(|c| (c.field.name.to_string(), value_text(&c.value))).collect();
     let listed = sets.iter().map(|(f, v)| format!("{f} = {v}")).collect::<Vec<_>>().join(", ");
     EvolvePlan {
         kind: EvolveKind::Supersede,
@@ -244,7 +244,7 @@ fn plan_supersede(s: &Supersede) -> EvolvePlan {
             ),
         ],
         target: Some(target),
-        reason: s.reason.as_ref().map(|r| r.value.clone()),
+        reason: s.reason.as_ref().map(|r| r.value.to_string()),
         sets,
     }
 }
@@ -260,7 +260,7 @@ fn plan_revert(r: &Revert) -> EvolvePlan {
             format!("supersede {} by the new grain; all three versions stay readable", target.text),
         ],
         target: Some(target),
-        reason: r.reason.as_ref().map(|x| x.value.clone()),
+        reason: r.reason.as_ref().map(|x| x.value.to_string()),
         sets: Vec::new(),
     }
 }
@@ -269,19 +269,19 @@ fn plan_assemble(a: &Assemble, opts: &PlanOptions) -> (AssemblePlan, OpBounds) {
     let mut ops = OpBounds::ZERO;
     let mut sources = Vec::new();
     for (i, s) in a.sources.iter().enumerate() {
-        let label = s.label.as_ref().map_or_else(|| format!("source_{}", i + 1), |l| l.name.clone());
+        let label = s.label.as_ref().map_or_else(|| format!("source_{}", i + 1), |l| l.name.to_string());
         let plan = match &s.body {
             SourceBody::Recall(r) => {
                 let p = plan_recall(r, opts);
                 ops = ops.then(p.ops);
                 SourcePlan::Recall(Box::new(p))
             }
-            SourceBody::LetRef(name) => SourcePlan::Let(name.name.clone()),
+            SourceBody::LetRef(name) => SourcePlan::Let(name.name.to_string()),
         };
         sources.push((label, plan));
     }
     let mut priority: Vec<String> =
-        a.priority.as_ref().map(|p| p.labels.iter().map(|l| l.name.clone()).collect()).unwrap_or_default();
+        a.priority.as_ref().map(|p| p.labels.iter().map(|l| l.name.to_string()).collect()).unwrap_or_default();
     for (label, _) in &sources {
         if !priority.contains(label) {
             priority.push(label.clone());
@@ -291,14 +291,14 @@ fn plan_assemble(a: &Assemble, opts: &PlanOptions) -> (AssemblePlan, OpBounds) {
         limits::default_priority_weights(sources.len()).map_or_else(|| decay_weights(sources.len()), <[f64]>::to_vec);
     let dedup = a.with.as_ref().and_then(|w| {
         w.options.iter().find_map(|o| match &o.kind {
-            WithKind::Dedup(f) => Some(f.name.clone()),
+            WithKind::Dedup(f) => Some(f.name.to_string()),
             _ => None,
         })
     });
     let budget = a.budget.map_or((DEFAULT_BUDGET_TOKENS as u64, BudgetUnit::Tokens), |b| (b.amount.value, b.unit));
     let plan = AssemblePlan {
-        name: a.name.as_ref().map(|n| n.name.clone()),
-        intent: a.intent.as_ref().map(|i| i.value.clone()),
+        name: a.name.as_ref().map(|n| n.name.to_string()),
+        intent: a.intent.as_ref().map(|i| i.value.to_string()),
         sources,
         budget,
         priority,
@@ -344,8 +344,8 @@ pub fn plan_statement(s: &Statement, opts: &PlanOptions) -> (Node, OpBounds) {
                 let plan = HistoryPlan::Triple {
                     subject: value_text(subject),
                     relation: value_text(relation),
-                    as_of: as_of.as_ref().map(|a| a.value.clone()),
-                    namespace: scope.as_ref().map(|s| s.value.value.clone()),
+                    as_of: as_of.as_ref().map(|a| a.value.to_string()),
+                    namespace: scope.as_ref().map(|s| s.value.value.to_string()),
                 };
                 (Node::History(plan), OpBounds::SCAN)
             }
@@ -363,7 +363,7 @@ pub fn plan_statement(s: &Statement, opts: &PlanOptions) -> (Node, OpBounds) {
             for e in &b.entries {
                 let (node, o) = plan_statement(&e.statement, opts);
                 ops = ops.then(o);
-                entries.push((e.label.name.clone(), node));
+                entries.push((e.label.name.to_string(), node));
             }
             (Node::Batch(entries), ops)
         }
@@ -433,7 +433,7 @@ fn plan_body(lets: &[cal_parser::ast::LetBinding], statement: &Statement, opts: 
     for b in lets {
         let p = plan_recall(&b.recall, opts);
         ops = ops.then(p.ops);
-        let_plans.push(LetPlan { name: b.name.name.clone(), recall: p });
+        let_plans.push(LetPlan { name: b.name.name.to_string(), recall: p });
     }
     let (root, root_ops) = plan_statement(statement, opts);
     ops = ops.then(root_ops);
@@ -482,7 +482,7 @@ pub fn plan_query(q: &Query, opts: &PlanOptions) -> Plan {
         QueryBody::Statement(s) => plan_body(&q.lets, s, opts),
         QueryBody::DefineTemplate(d) => {
             let mut notes = Vec::new();
-            let root = Node::DefineTemplate(d.name.name.clone());
+            let root = Node::DefineTemplate(d.name.name.to_string());
             notes_of(&root, &mut notes);
             Plan {
                 statement_type: "define_template",

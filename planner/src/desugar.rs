@@ -62,15 +62,11 @@ pub struct Desugared {
 }
 
 fn string(value: &str, span: Span) -> Value {
-    Value { kind: ValueKind::String(value.to_string()), span }
+    Value { kind: ValueKind::String(value.into()), span }
 }
 
 fn compare(field: &str, op: Comparator, value: Value, span: Span) -> Condition {
-    Condition {
-        field: FieldRef { name: field.to_string(), span },
-        test: Test::Compare { op, op_span: span, value },
-        span,
-    }
+    Condition { field: FieldRef { name: field.into(), span }, test: Test::Compare { op, op_span: span, value }, span }
 }
 
 fn order_by_time(direction: SortDirection, span: Span) -> Stage {
@@ -109,14 +105,14 @@ pub fn conditions_text(conditions: &[Condition]) -> String {
         where_clause: Some(WhereClause { conditions: conditions.to_vec(), span: Span::default() }),
         ..Recall::default()
     };
-    let text = statement_to_text(&cal_parser::ast::Statement::Recall(r));
+    let text = statement_to_text(&cal_parser::ast::Statement::Recall(Box::new(r)));
     text.trim_start_matches("RECALL").trim_start().trim_start_matches("WHERE").trim().to_string()
 }
 
 /// The text of pipeline stages (`| ORDER BY time DESC | LIMIT 5`).
 pub fn stages_text(stages: &[Stage]) -> String {
     let r = Recall { pipeline: stages.to_vec(), ..Recall::default() };
-    let text = statement_to_text(&cal_parser::ast::Statement::Recall(r));
+    let text = statement_to_text(&cal_parser::ast::Statement::Recall(Box::new(r)));
     text.trim_start_matches("RECALL").trim().to_string()
 }
 

@@ -31,7 +31,7 @@ impl RecallPlan {
             "written": self.written,
             "shortcuts": d.expansions.iter().map(|e| json!({ "shortcut": e.shortcut, "expands_to": e.expands_to })).collect::<Vec<_>>(),
             "desugared": self.desugared_text,
-            "fallback": d.fallback.as_ref().map(|f| cal_parser::print::statement_to_text(&cal_parser::ast::Statement::Recall(f.clone()))),
+            "fallback": d.fallback.as_ref().map(|f| cal_parser::print::statement_to_text(&cal_parser::ast::Statement::Recall(Box::new(f.clone())))),
             "operation": self.operation.name(),
             "fallback_operation": d.fallback.as_ref().map(|_| "search"),
             "thread_from": d.thread_from.as_ref().map(|t| match &t.kind {

@@ -2,7 +2,6 @@
 //! operation bounds of §13's table, the limit applied (§17.3), and EXPLAIN's
 //! dry runs of Tier 1 statements.
 
-use cal_parser::ast::Statement;
 use cal_planner::{LimitSource, Node, Operation, Output, Plan, PlanOptions, ViewPlan, plan_query};
 
 fn plan(text: &str) -> Plan {
@@ -68,7 +67,7 @@ fn shortcuts_desugar_as_section_9_says() {
 fn about_has_a_text_search_fallback() {
     let p = recall(r#"RECALL beliefs ABOUT "alice""#);
     let fb = p.desugared.fallback.expect("fallback");
-    let text = cal_parser::print::statement_to_text(&Statement::Recall(fb));
+    let text = cal_parser::print::recall_to_text(&fb);
     assert_eq!(text, r#"RECALL beliefs WHERE query = "alice""#);
     assert_eq!(p.operation, Operation::Query);
     assert_eq!((p.ops.min, p.ops.max), (1, 2));

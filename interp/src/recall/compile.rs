@@ -204,8 +204,8 @@ impl Compiled {
                 let mut lits = Vec::new();
                 for v in items {
                     match &v.kind {
-                        ValueKind::Param(name) if cx.lets.contains_key(name) => {
-                            lits.extend(let_values(&cx.lets[name], field));
+                        ValueKind::Param(name) if cx.lets.contains_key(name.as_str()) => {
+                            lits.extend(let_values(&cx.lets[name.as_str()], field));
                         }
                         _ => lits.extend(list(values::resolve(cx, v)?)),
                     }
@@ -342,12 +342,12 @@ pub fn compile(
             }
             out.filters.push(Filter::Cmp { field: "namespace".into(), op: CmpOp::Eq, value: Value::Str(ns.clone()) });
         }
-        (None, Some(s)) if s.is_scope => out.posts.push(Post::NamespaceScope(s.value.value.clone())),
+        (None, Some(s)) if s.is_scope => out.posts.push(Post::NamespaceScope(s.value.value.to_string())),
         (None, Some(s)) => {
             out.filters.push(Filter::Cmp {
                 field: "namespace".into(),
                 op: CmpOp::Eq,
-                value: Value::Str(s.value.value.clone()),
+                value: Value::Str(s.value.value.to_string()),
             });
         }
         (None, None) => {}

@@ -121,7 +121,7 @@ fn thread_condition(cx: &mut Ctx<'_>, t: &Target) -> Result<Condition, Diagnosti
         test: Test::Compare {
             op: Comparator::Eq,
             op_span: t.span,
-            value: AstValue { kind: ValueKind::String(session), span: t.span },
+            value: AstValue { kind: ValueKind::String(session.into()), span: t.span },
         },
         span: t.span,
     })

@@ -68,7 +68,7 @@ impl Options {
                     o.diversity = Some(Div::Mmr(l.map_or(DEFAULT_LAMBDA, |(n, _)| n.as_f64()).clamp(0.0, 1.0)));
                 }
                 WithKind::Diversity(Diversity::Threshold(n, _)) => o.diversity = Some(Div::Threshold(n.as_f64())),
-                WithKind::Dedup(f) => o.dedup = Some(f.name.clone()),
+                WithKind::Dedup(f) => o.dedup = Some(f.name.to_string()),
                 WithKind::Locale(l) => {
                     if collate::supported(&l.value) {
                         o.locale = true;

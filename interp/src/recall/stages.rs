@@ -254,7 +254,7 @@ pub fn run(
         }
         flow = match (&s.kind, flow) {
             (StageKind::Select(fs), f) => {
-                shaping.select = Some(fs.iter().map(|f| f.name.clone()).collect());
+                shaping.select = Some(fs.iter().map(|f| f.name.to_string()).collect());
                 f
             }
             (StageKind::Project(specs), f) => {
@@ -314,7 +314,9 @@ pub fn run(
                 Flow::Count(_) => return Err(mismatch("COUNT", &f)),
             }),
             (StageKind::Extract(e), Flow::Rows(rows)) => Flow::Values(*e, extract(&rows, *e)),
-            (StageKind::GroupBy(field), Flow::Rows(rows)) => Flow::Groups(field.name.clone(), group(rows, &field.name)),
+            (StageKind::GroupBy(field), Flow::Rows(rows)) => {
+                Flow::Groups(field.name.to_string(), group(rows, &field.name))
+            }
             (StageKind::Extract(e), other) => return Err(mismatch(e.as_str(), &other)),
             (StageKind::GroupBy(_), other) => return Err(mismatch("GROUP BY", &other)),
         };

@@ -7,7 +7,7 @@ use super::{docs, names};
 use cal_grammar::fields::{self, FieldResolution};
 use cal_grammar::{Code, DescribeTarget, FormatName, GrainType, Keyword, RelationCategory, Span, WithOptionName};
 use cal_parser::ast::{Document, QueryBody, Statement};
-use cal_parser::print::statement_to_text;
+use cal_parser::print::{recall_to_text, statement_to_text};
 
 /// A hover: the markdown and the span it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +105,7 @@ pub fn statement(stmt: &Statement, _text: &str) -> String {
     let planned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let desugared = match stmt {
             Statement::Recall(r) if cal_planner::has_shortcuts(r) => {
-                Some(statement_to_text(&Statement::Recall(cal_planner::desugar_recall(r).recall)))
+                Some(recall_to_text(&cal_planner::desugar_recall(r).recall))
             }
             _ => None,
         };

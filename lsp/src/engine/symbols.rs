@@ -2,7 +2,7 @@
 
 use cal_grammar::Span;
 use cal_parser::ast::{Document, QueryBody, SourceBody, Statement};
-use cal_parser::print::statement_to_text;
+use cal_parser::print::{recall_to_text, statement_to_text};
 
 /// What a symbol is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub fn symbols(doc: &Document) -> Vec<Symbol> {
                 .iter()
                 .map(|l| Symbol {
                     name: format!("${}", l.name.name),
-                    detail: first_line(&statement_to_text(&Statement::Recall(l.recall.clone()))),
+                    detail: first_line(&recall_to_text(&l.recall)),
                     kind: SymbolKind::Let,
                     span: l.span,
                     selection: l.name.span,
@@ -65,12 +65,12 @@ pub fn symbols(doc: &Document) -> Vec<Symbol> {
                     if let Statement::Assemble(a) = s {
                         children.extend(a.sources.iter().enumerate().map(|(i, src)| {
                             let (name, selection) = match (&src.label, &src.body) {
-                                (Some(l), _) => (l.name.clone(), l.span),
+                                (Some(l), _) => (l.name.to_string(), l.span),
                                 (None, SourceBody::LetRef(r)) => (format!("${}", r.name), r.span),
                                 (None, _) => (format!("source {}", i + 1), src.span),
                             };
                             let detail = match &src.body {
-                                SourceBody::Recall(r) => first_line(&statement_to_text(&Statement::Recall(r.clone()))),
+                                SourceBody::Recall(r) => first_line(&recall_to_text(r)),
                                 SourceBody::LetRef(r) => format!("${}", r.name),
                             };
                             Symbol {

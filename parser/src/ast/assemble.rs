@@ -129,7 +129,7 @@ pub struct TemplateSection {
     /// Which section.
     pub kind: TemplateSectionKind,
     /// The raw template text between the braces.
-    pub text: String,
+    pub text: Text,
     /// Where the text is (inside the braces).
     pub text_span: Span,
     /// The whole section.

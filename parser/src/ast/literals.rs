@@ -6,7 +6,7 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StringLit {
     /// The value.
-    pub value: String,
+    pub value: Text,
     /// Where, including the quotes.
     pub span: Span,
 }
@@ -52,17 +52,17 @@ pub struct Value {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ValueKind {
     /// `"…"`.
-    String(String),
+    String(Text),
     /// `42`, `-0.5`.
     Number(Number),
     /// `true` / `false`.
     Bool(bool),
     /// `$name` — a bound parameter or a LET binding.
-    Param(String),
+    Param(Text),
     /// `[v, …]`.
     Array(Vec<Value>),
     /// `sha256:…`, stored as written after `sha256:`, lower-cased.
-    Hash(String),
+    Hash(Text),
 }
 
 /// A grain type written in the query.
@@ -79,7 +79,7 @@ pub struct GrainTypeRef {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldRef {
     /// The name as written.
-    pub name: String,
+    pub name: Text,
     /// Where.
     pub span: Span,
 }
@@ -97,9 +97,9 @@ pub struct Target {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TargetKind {
     /// Hex digits after `sha256:`, lower-cased.
-    Hash(String),
+    Hash(Text),
     /// Parameter name without `$`.
-    Param(String),
+    Param(Text),
 }
 
 /// An integer or a `$parameter` (LIMIT, OFFSET).
@@ -108,5 +108,5 @@ pub enum IntOrParam {
     /// A literal.
     Int(IntLit),
     /// A parameter name without `$`, and its span.
-    Param(String, Span),
+    Param(Text, Span),
 }

@@ -17,6 +17,11 @@ pub use cal_grammar::{
     RelationCategory, SetOperator, SortDirection, Span, StreamEvents, TemplateSectionKind,
 };
 
+/// Text held by the tree (names, literals, parameters, hashes). Inline up to
+/// 24 bytes, so the short names and values of a typical query cost no heap
+/// allocation; it dereferences to `str` like a `String` would.
+pub type Text = compact_str::CompactString;
+
 mod assemble;
 mod literals;
 mod recall;
@@ -83,7 +88,7 @@ pub struct LetBinding {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ident {
     /// The name as written (without `$` for LET names).
-    pub name: String,
+    pub name: Text,
     /// Where.
     pub span: Span,
 }
@@ -93,9 +98,9 @@ pub struct Ident {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Statement {
     /// RECALL (§8.1).
-    Recall(Recall),
+    Recall(Box<Recall>),
     /// ASSEMBLE (§8.2).
-    Assemble(Assemble),
+    Assemble(Box<Assemble>),
     /// UNION / INTERSECT / EXCEPT (§8.11).
     SetOp(SetOp),
     /// EXISTS (§8.3).

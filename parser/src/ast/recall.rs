@@ -179,7 +179,7 @@ pub enum WithKind {
     /// `x_name` or `x_name(v, …)`.
     Extension {
         /// The full name including `x_`.
-        name: String,
+        name: Text,
         /// The arguments, when parentheses were written.
         args: Option<Vec<Value>>,
     },

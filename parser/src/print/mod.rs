@@ -21,7 +21,7 @@ mod recall;
 mod statements;
 mod values;
 
-use crate::ast::{Document, Query, QueryBody, Statement};
+use crate::ast::{Document, Query, QueryBody, Recall, Statement};
 
 /// The column limit: a statement longer than this is broken into one clause per line.
 pub const WIDTH: usize = 80;
@@ -69,6 +69,12 @@ pub fn document_to_text(document: &Document) -> String {
 /// query (for EXPLAIN output, desugaring displays and messages).
 pub fn statement_to_text(statement: &Statement) -> String {
     statements::statement(statement, Ctx::line(0))
+}
+
+/// Prints a RECALL as a statement, without wrapping it in one first (LET
+/// bindings, ASSEMBLE sources and desugared forms are RECALLs outside a statement).
+pub fn recall_to_text(r: &Recall) -> String {
+    recall::recall(r, Ctx::line(0))
 }
 
 /// Where a node is printed: what the layout decisions need to know.

@@ -176,7 +176,7 @@ fn with_option(k: &WithKind) -> String {
         WithKind::Dedup(f) => format!("dedup({})", f.name),
         WithKind::Locale(s) => format!("locale({})", quoted(&s.value)),
         WithKind::Cache(ttl) => format!("cache(ttl = {})", ttl.value),
-        WithKind::Extension { name, args: None } => name.clone(),
+        WithKind::Extension { name, args: None } => name.to_string(),
         WithKind::Extension { name, args: Some(args) } => format!("{name}({})", values(args)),
     }
 }

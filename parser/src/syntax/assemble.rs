@@ -239,7 +239,7 @@ fn format_spec(p: &mut Cursor<'_, '_>) -> PResult<FormatSpec> {
             FormatKind::Inline(body)
         } else {
             let (n, s) = ident(p, Expect::Name)?;
-            FormatKind::Template(Ident { name: n.to_string(), span: s })
+            FormatKind::Template(Ident { name: n.into(), span: s })
         }
     } else {
         FormatKind::Named(format_name(p)?.format)
@@ -335,7 +335,7 @@ pub(crate) fn template_body(p: &mut Cursor<'_, '_>) -> PResult<TemplateBody> {
             _ => return Err(p.error()),
         };
         p.expect(Token::RBrace)?;
-        sections.push(TemplateSection { kind, text, text_span, span: p.since(section_start) });
+        sections.push(TemplateSection { kind, text: text.into(), text_span, span: p.since(section_start) });
     }
     Ok(TemplateBody { sections, span: p.since(start) })
 }

@@ -11,10 +11,10 @@ pub(crate) fn string_lit(p: &mut Cursor<'_, '_>) -> PResult<StringLit> {
     match p.peek() {
         Some(Token::Str(raw)) => {
             let span = p.bump();
-            Ok(StringLit { value: string_value(raw).into_owned(), span })
+            Ok(StringLit { value: string_value(raw).into(), span })
         }
         // Already reported by the lexer (an unterminated or single-quoted string).
-        Some(Token::Error) => Ok(StringLit { value: String::new(), span: p.bump() }),
+        Some(Token::Error) => Ok(StringLit { value: Text::default(), span: p.bump() }),
         _ => Err(p.error_expecting(Expect::String)),
     }
 }
@@ -83,11 +83,11 @@ pub(crate) fn number(p: &mut Cursor<'_, '_>) -> PResult<(Number, Span)> {
 }
 
 /// `$name`.
-pub(crate) fn param(p: &mut Cursor<'_, '_>) -> PResult<(String, Span)> {
+pub(crate) fn param(p: &mut Cursor<'_, '_>) -> PResult<(Text, Span)> {
     match p.peek() {
         Some(Token::Param(name)) => {
             let span = p.bump();
-            Ok((name.to_string(), span))
+            Ok((name.into(), span))
         }
         _ => Err(p.error_expecting(Expect::Parameter)),
     }
@@ -103,11 +103,18 @@ pub(crate) fn int_or_param(p: &mut Cursor<'_, '_>) -> PResult<IntOrParam> {
     int_lit(p).map(IntOrParam::Int)
 }
 
+/// A hash literal's digits, lower-cased (hash literals are case-insensitive hex).
+fn lower_hash(h: &str) -> Text {
+    let mut t = Text::from(h);
+    t.make_ascii_lowercase();
+    t
+}
+
 /// A hash literal or parameter (EXISTS, HISTORY, SUPERSEDE, REVERT, THREAD FROM).
 pub(crate) fn target(p: &mut Cursor<'_, '_>) -> PResult<Target> {
     let kind = match p.peek() {
-        Some(Token::Hash(h)) => TargetKind::Hash(h.to_ascii_lowercase()),
-        Some(Token::Param(name)) => TargetKind::Param(name.to_string()),
+        Some(Token::Hash(h)) => TargetKind::Hash(lower_hash(h)),
+        Some(Token::Param(name)) => TargetKind::Param(name.into()),
         _ => return Err(p.error_expecting(Expect::Hash)),
     };
     let span = p.bump();
@@ -120,7 +127,7 @@ pub(crate) fn value(p: &mut Cursor<'_, '_>) -> PResult<Value> {
     let kind = match p.peek() {
         Some(Token::Str(raw)) => {
             p.bump();
-            ValueKind::String(string_value(raw).into_owned())
+            ValueKind::String(string_value(raw).into())
         }
         Some(Token::Number(_)) => ValueKind::Number(number(p)?.0),
         Some(Token::Kw(Keyword::True)) => {
@@ -133,17 +140,17 @@ pub(crate) fn value(p: &mut Cursor<'_, '_>) -> PResult<Value> {
         }
         Some(Token::Param(name)) => {
             p.bump();
-            ValueKind::Param(name.to_string())
+            ValueKind::Param(name.into())
         }
         Some(Token::Hash(h)) => {
             p.bump();
-            ValueKind::Hash(h.to_ascii_lowercase())
+            ValueKind::Hash(lower_hash(h))
         }
         // The lexer has reported this (unterminated string, bad number, …); taking it as a
         // value keeps one lexical mistake from also producing syntax errors around it.
         Some(Token::Error) => {
             p.bump();
-            ValueKind::String(String::new())
+            ValueKind::String(Text::default())
         }
         Some(Token::LBracket) => {
             p.enter()?;
@@ -175,9 +182,9 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
             if let (Some(Token::Colon), Some(Token::Ident(name))) = (p.peek(), p.peek2()) {
                 p.bump();
                 p.bump();
-                return Ok(FieldRef { name: format!("{prefix}:{name}"), span: p.since(start) });
+                return Ok(FieldRef { name: compact_str::format_compact!("{prefix}:{name}"), span: p.since(start) });
             }
-            Ok(FieldRef { name: prefix.to_string(), span: p.since(start) })
+            Ok(FieldRef { name: Text::from(prefix), span: p.since(start) })
         }
         // `scope` is both the consent field and the SCOPE keyword of `IN SCOPE "…"`.
         Some(Token::Kw(Keyword::Scope)) => {
@@ -221,8 +228,8 @@ pub(crate) fn is_label_ahead(p: &Cursor<'_, '_>, offset: usize) -> bool {
 /// Keywords are case-insensitive, so a keyword used as a label is normalized to lower case.
 pub(crate) fn label(p: &mut Cursor<'_, '_>) -> PResult<Ident> {
     let name = match p.peek() {
-        Some(Token::Ident(s)) => s.to_string(),
-        Some(Token::Kw(k)) => k.as_str().to_ascii_lowercase(),
+        Some(Token::Ident(s)) => Text::from(s),
+        Some(Token::Kw(k)) => k.as_str().to_ascii_lowercase().into(),
         _ => return Err(p.error_expecting(Expect::Label)),
     };
     let span = p.bump();
@@ -343,7 +350,7 @@ pub(crate) fn user_name(p: &mut Cursor<'_, '_>, what: &str) -> PResult<Ident> {
             .with_replacement(format!("{name}_{what}")),
         );
     }
-    Ok(Ident { name: name.into_owned(), span })
+    Ok(Ident { name: name.into(), span })
 }
 
 /// A keyword that [`user_name`] takes for a name.

@@ -14,6 +14,22 @@ use super::expected::{Expect, Expected, Found, token_bit};
 use cal_grammar::{Diagnostic, Keyword, Span};
 use cal_lexer::Token;
 
+/// Whether a token's identity includes its text (names, literals), so that two
+/// tokens of the same kind may still differ.
+#[inline]
+fn carries_text(t: &Token<'_>) -> bool {
+    matches!(
+        t,
+        Token::Excluded(_)
+            | Token::Ident(_)
+            | Token::Str(_)
+            | Token::Number(_)
+            | Token::Hash(_)
+            | Token::Param(_)
+            | Token::TemplateText(_)
+    )
+}
+
 /// An error has been reported; unwind to the nearest recovery point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bail;
@@ -162,10 +178,17 @@ impl<'s, 't> Cursor<'s, 't> {
     }
 
     /// Is the next token `t`? Records the expectation.
-    #[inline]
+    #[inline(always)]
     pub fn at(&mut self, t: Token<'static>) -> bool {
-        self.note(token_bit(&t));
-        self.peek() == Some(t)
+        let bit = token_bit(&t);
+        self.note(bit);
+        match self.peek() {
+            // Keywords and punctuation carry no text, so their bit says everything; only
+            // text-carrying tokens (never passed here in practice) need the full comparison.
+            Some(p) if carries_text(&t) => p == t,
+            Some(p) => token_bit(&p) == bit,
+            None => false,
+        }
     }
 
     /// Is the next token keyword `k`? Records the expectation.
@@ -210,6 +233,7 @@ impl<'s, 't> Cursor<'s, 't> {
     }
 
     /// Consumes `t` or reports what was expected here.
+    #[inline]
     pub fn expect(&mut self, t: Token<'static>) -> PResult<Span> {
         match self.eat(t) {
             Some(s) => Ok(s),
@@ -224,6 +248,7 @@ impl<'s, 't> Cursor<'s, 't> {
 
     /// Reports an unexpected token at the furthest position anything was expected
     /// (once per position) and bails.
+    #[cold]
     pub fn error(&mut self) -> Bail {
         self.expected_here();
         let exp = self.expected;

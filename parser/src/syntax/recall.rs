@@ -187,14 +187,14 @@ fn condition(p: &mut Cursor<'_, '_>, keyword: Span) -> Condition {
         let _ = p.error();
         let at = Span::empty(keyword.end as usize);
         return Condition {
-            field: FieldRef { name: String::new(), span: at },
+            field: FieldRef { name: Text::default(), span: at },
             test: Test::InList(Vec::new()),
             span: at,
         };
     }
     let field = match field(p) {
         Ok(f) => f,
-        Err(Bail) => FieldRef { name: String::new(), span: p.span() },
+        Err(Bail) => FieldRef { name: Text::default(), span: p.span() },
     };
     let test = test(p).unwrap_or_else(|Bail| {
         p.skip_until(|t| matches!(t, Token::Kw(Keyword::And)) || is_clause_boundary(t));
@@ -435,7 +435,7 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
             } else {
                 None
             };
-            WithKind::Extension { name: ext.to_string(), args }
+            WithKind::Extension { name: ext.into(), args }
         }
         other => {
             let other = if is_keyword { other.to_ascii_lowercase().into() } else { std::borrow::Cow::Borrowed(other) };

@@ -14,8 +14,8 @@ use cal_lexer::Token;
 pub(crate) fn statement(p: &mut Cursor<'_, '_>) -> PResult<Option<Statement>> {
     p.expect_label(Expect::Statement);
     let stmt = match p.peek() {
-        Some(Token::Kw(Keyword::Recall)) => Statement::Recall(recall(p)?),
-        Some(Token::Kw(Keyword::Assemble)) => Statement::Assemble(assemble(p)?),
+        Some(Token::Kw(Keyword::Recall)) => Statement::Recall(Box::new(recall(p)?)),
+        Some(Token::Kw(Keyword::Assemble)) => Statement::Assemble(Box::new(assemble(p)?)),
         Some(Token::LParen) => return set_expression(p),
         Some(Token::Kw(Keyword::Explain)) => return explain(p),
         Some(Token::Kw(Keyword::Exists)) => {
@@ -310,7 +310,7 @@ pub(crate) fn define_template(p: &mut Cursor<'_, '_>) -> PResult<DefineTemplate>
     let name = user_name(p, "template")?;
     let extends = if p.eat_kw(Keyword::Extends).is_some() {
         let (n, s) = ident(p, Expect::Name)?;
-        Some(Ident { name: n.to_string(), span: s })
+        Some(Ident { name: n.into(), span: s })
     } else {
         None
     };

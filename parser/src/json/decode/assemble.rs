@@ -98,7 +98,7 @@ impl Decoder {
                     ),
                 );
             }
-            Ok(TemplateSection { kind: kind?, text: text.to_string(), text_span: NO_SPAN, span: NO_SPAN })
+            Ok(TemplateSection { kind: kind?, text: text.into(), text_span: NO_SPAN, span: NO_SPAN })
         })?;
         Ok(TemplateBody { sections, span: NO_SPAN })
     }

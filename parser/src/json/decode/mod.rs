@@ -168,10 +168,10 @@ impl Decoder {
     // ----- leaves -----
 
     /// A string literal's value: bidi controls rejected (CAL-E071), NFC applied (§16.2, §16.3).
-    fn string(&mut self, v: &Json, p: &Ptr) -> R<String> {
+    fn string(&mut self, v: &Json, p: &Ptr) -> R<Text> {
         let s = self.raw_str(v, p)?;
         self.check_bidi(s, p);
-        Ok(cal_lexer::nfc(Cow::Borrowed(s)).into_owned())
+        Ok(cal_lexer::nfc(Cow::Borrowed(s)).into())
     }
 
     fn check_bidi(&mut self, s: &str, p: &Ptr) {
@@ -241,14 +241,14 @@ impl Decoder {
     }
 
     /// The hex digits of `"sha256:…"` (8 to 64 lower-case hex digits).
-    fn hash(&mut self, v: &Json, p: &Ptr) -> R<String> {
+    fn hash(&mut self, v: &Json, p: &Ptr) -> R<Text> {
         let s = self.raw_str(v, p)?;
         match s.strip_prefix("sha256:") {
             Some(hex)
                 if cal_lexer::HASH_HEX_DIGITS.contains(&hex.len())
                     && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
             {
-                Ok(hex.to_string())
+                Ok(hex.into())
             }
             _ => {
                 let detail = format!("\"{s}\" is not a hash literal: `sha256:` and 8 to 64 lower-case hex digits.");
@@ -281,18 +281,18 @@ impl Decoder {
     // ----- names -----
 
     /// A parameter or LET name (without `$`).
-    fn param_name(&mut self, v: &Json, p: &Ptr) -> R<String> {
+    fn param_name(&mut self, v: &Json, p: &Ptr) -> R<Text> {
         let s = self.raw_str(v, p)?;
         let mut chars = s.chars();
         let ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if ok { Ok(s.to_string()) } else { Err(self.fail(p, format!("\"{s}\" is not a valid parameter name."))) }
+        if ok { Ok(s.into()) } else { Err(self.fail(p, format!("\"{s}\" is not a valid parameter name."))) }
     }
 
     fn ident(&mut self, v: &Json, p: &Ptr, check: impl Fn(&str) -> Option<String>) -> R<Ident> {
         let s = self.raw_str(v, p)?;
         match check(s) {
-            None => Ok(Ident { name: s.to_string(), span: NO_SPAN }),
+            None => Ok(Ident { name: s.into(), span: NO_SPAN }),
             Some(why) => Err(self.fail(p, why)),
         }
     }
@@ -316,7 +316,7 @@ impl Decoder {
     fn field(&mut self, v: &Json, p: &Ptr) -> R<FieldRef> {
         let s = self.raw_str(v, p)?;
         if names::is_field(s) {
-            Ok(FieldRef { name: s.to_string(), span: NO_SPAN })
+            Ok(FieldRef { name: s.into(), span: NO_SPAN })
         } else {
             Err(self.fail(p, format!("\"{s}\" is not a field name (a keyword, or not a name at all).")))
         }

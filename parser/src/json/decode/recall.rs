@@ -184,7 +184,7 @@ impl Decoder {
                 WithKind::Cache(self.int_lit(ttl, &p.key("ttl"))?)
             }
             ext if ext.starts_with("x_") && names::is_word(ext) => {
-                WithKind::Extension { name: ext.to_string(), args: self.opt(o, "args", p, Self::values)? }
+                WithKind::Extension { name: ext.into(), args: self.opt(o, "args", p, Self::values)? }
             }
             other => return Err(self.fail(&p.key("option"), format!("\"{other}\" is not a WITH option."))),
         })

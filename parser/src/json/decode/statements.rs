@@ -48,8 +48,8 @@ impl Decoder {
 
     pub(super) fn statement_body(&mut self, kind: &str, o: &Map<String, Json>, p: &Ptr) -> R<Statement> {
         Ok(match kind {
-            "recall" => Statement::Recall(self.recall(o, p)?),
-            "assemble" => Statement::Assemble(self.assemble(o, p)?),
+            "recall" => Statement::Recall(Box::new(self.recall(o, p)?)),
+            "assemble" => Statement::Assemble(Box::new(self.assemble(o, p)?)),
             "set_op" => {
                 let op = self
                     .req(o, "op", p)
