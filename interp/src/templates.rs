@@ -41,7 +41,7 @@ fn diagnostic(e: TemplateError, span: Span) -> Diagnostic {
 pub fn definition(d: &DefineTemplate) -> TemplateDef {
     TemplateDef {
         extends: d.extends.as_ref().and_then(|p| FormatName::from_word(&p.name)),
-        sections: d.body.sections.iter().map(|s| (s.kind, s.text.clone())).collect(),
+        sections: d.body.sections.iter().map(|s| (s.kind, s.text.to_string())).collect(),
     }
 }
 
@@ -60,7 +60,7 @@ pub fn define(cx: &mut Ctx<'_>, d: &DefineTemplate) -> Result<Map<String, Json>,
     def.validate().map_err(|e| diagnostic(e, d.span))?;
     let count = cx.config.templates.define(ns, &d.name.name, def).map_err(|e| diagnostic(e, d.name.span))?;
     let mut body = Map::new();
-    body.insert("template".into(), d.name.name.clone().into());
+    body.insert("template".into(), d.name.name.as_str().into());
     body.insert("defined".into(), true.into());
     body.insert("extends".into(), d.extends.as_ref().map_or(FormatName::Readable.as_str(), |p| p.name.as_str()).into());
     body.insert("namespace".into(), ns.map_or(Json::Null, |n| Json::String(n.to_string())));
