@@ -85,3 +85,13 @@ fn duplicate_ids_are_found_across_files() {
     assert!(dups[0].pointer.ends_with("/id"));
     assert!(dups[0].message.contains("a.json#/cases/0"), "{}", dups[0].message);
 }
+
+#[test]
+fn execute_fields_must_be_json_pointers() {
+    let text = r#"{"cases": [{"id": "e.1", "kind": "execute", "level": "core", "tags": [], "sections": [],
+        "fixture": "f", "query": "RECALL", "clock": "2026-01-01T00:00:00Z",
+        "expect": {"fields": {"total": 3}}}]}"#;
+    let (cases, errors) = load_str(text, Path::new("e.json"));
+    assert!(cases.is_empty());
+    assert!(errors.iter().any(|e| e.pointer == "/cases/0/expect/fields"), "{errors:#?}");
+}
