@@ -161,8 +161,8 @@ fn a_checked_document_defines_then_uses() {
     // What `cal run -f file.cal` does: check the whole document, then run its queries in order
     // on one interpreter.
     let f = fixture();
-    let text = format!("{SEMANTIC};\n{USE};\nDESCRIBE templates");
-    let analysis = cal_checker::analyze(&text, None);
+    let source = format!("{SEMANTIC};\n{USE};\nDESCRIBE templates");
+    let analysis = cal_checker::analyze(&source, None);
     assert!(!analysis.has_errors(), "{:?}", analysis.diagnostics);
     let doc = analysis.document.unwrap_or_else(|| panic!("no document"));
     let responses: Vec<cal_interp::Response> = doc.queries.iter().map(|q| f.interp.execute(q, &opts())).collect();
