@@ -64,6 +64,9 @@ pub fn case_line(o: &Outcome) -> Value {
     if let Some(m) = &o.message {
         line["message"] = m.clone().into();
     }
+    if o.status != Status::Passed && !o.sections.is_empty() {
+        line["sections"] = serde_json::to_value(&o.sections).unwrap_or_default();
+    }
     line
 }
 
@@ -141,7 +144,9 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
     if !failing.is_empty() {
         let _ = writeln!(out, "\n{} case(s) not passed:", failing.len());
         for o in failing.iter().take(max_failures) {
-            let _ = writeln!(out, "  {} [{} {}] {}", o.id, o.kind.as_str(), o.level, o.status.as_str());
+            let sections =
+                if o.sections.is_empty() { String::new() } else { format!(" §{}", o.sections.join(", §")) };
+            let _ = writeln!(out, "  {} [{} {}] {}{sections}", o.id, o.kind.as_str(), o.level, o.status.as_str());
             for m in &o.mismatches {
                 let _ = writeln!(out, "      {}: expected {}, got {}", m.what, short(&m.expected), short(&m.actual));
             }

@@ -58,6 +58,8 @@ pub struct Outcome {
     pub should: Vec<ShouldCheck>,
     /// Why the case was skipped or errored.
     pub message: Option<String>,
+    /// The spec sections the case pins, reported with its failures.
+    pub sections: Vec<String>,
 }
 
 /// How a run is configured.
@@ -126,6 +128,7 @@ pub fn run_case(
         mismatches: judgement.mismatches,
         should: judgement.should,
         message,
+        sections: case.sections.clone(),
     }
 }
 

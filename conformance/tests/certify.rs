@@ -15,6 +15,7 @@ fn outcome(id: &str, level: Level, status: Status, should_case: bool) -> Outcome
         mismatches: Vec::new(),
         should: Vec::new(),
         message: None,
+        sections: Vec::new(),
     }
 }
 
