@@ -104,7 +104,7 @@ fn clause(p: &mut Cursor<'_, '_>, a: &mut Assemble, from_seen: &mut bool) -> PRe
         Some(Token::Kw(Keyword::From)) => {
             p.bump();
             *from_seen = true;
-            let mut sources = vec![source(p)?];
+            let mut sources = list(source(p)?);
             // Inside BATCH, `, label: RECALL …` is the next entry, not another source:
             // a source is `(…)`, `$let`, or `label:` followed by one of those.
             while p.peek() == Some(Token::Comma) {
@@ -141,7 +141,7 @@ fn clause(p: &mut Cursor<'_, '_>, a: &mut Assemble, from_seen: &mut bool) -> PRe
         }
         Some(Token::Kw(Keyword::Priority)) => {
             p.bump();
-            let mut labels = vec![label(p)?];
+            let mut labels = list(label(p)?);
             while p.eat(Token::Gt).is_some() {
                 labels.push(label(p)?);
             }
@@ -257,7 +257,7 @@ fn stream(p: &mut Cursor<'_, '_>) -> PResult<Stream> {
             Token::LBrace,
             Token::RBrace,
             |p| {
-                let mut options = vec![stream_option(p)?];
+                let mut options = list(stream_option(p)?);
                 while p.eat(Token::Comma).is_some() {
                     options.push(stream_option(p)?);
                 }

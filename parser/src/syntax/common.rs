@@ -6,6 +6,15 @@ use crate::ast::*;
 use cal_grammar::{Code, Diagnostic, Keyword, Span, suggest};
 use cal_lexer::{Token, string_value};
 
+/// A list started with its first item. `vec![first]` would allocate room for one item
+/// and reallocate on the second push; most lists of a query hold two to four.
+#[inline]
+pub(crate) fn list<T>(first: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(4);
+    v.push(first);
+    v
+}
+
 /// A string literal, escapes resolved and NFC-normalized.
 pub(crate) fn string_lit(p: &mut Cursor<'_, '_>) -> PResult<StringLit> {
     match p.peek() {
@@ -198,7 +207,7 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
 /// A comma-separated list of fields (SELECT, PROJECT). Stops before `word :`,
 /// which starts the next BATCH entry.
 pub(crate) fn field_list(p: &mut Cursor<'_, '_>) -> PResult<Vec<FieldRef>> {
-    let mut fields = vec![field(p)?];
+    let mut fields = list(field(p)?);
     while p.peek() == Some(Token::Comma) {
         match p.peek2() {
             Some(Token::Ident(_) | Token::Kw(Keyword::Scope)) if !is_label_ahead(p, 1) => {

@@ -122,7 +122,7 @@ impl<'s, 't> Cursor<'s, 't> {
     /// Makes the expected-set the one of the current position, unless it already
     /// holds a further one: after a rewind, the furthest failure is the one to report
     /// (the position a combinator parser would name).
-    #[inline]
+    #[inline(always)]
     fn expected_here(&mut self) -> bool {
         if self.expected.pos < self.pos {
             self.expected = Expected::at(self.pos);
@@ -130,7 +130,7 @@ impl<'s, 't> Cursor<'s, 't> {
         self.expected.pos == self.pos
     }
 
-    #[inline]
+    #[inline(always)]
     fn note(&mut self, bit: u8) {
         if self.expected_here() {
             self.expected.tokens |= 1u128 << bit;
@@ -215,7 +215,7 @@ impl<'s, 't> Cursor<'s, 't> {
     }
 
     /// Consumes `t` if it is next.
-    #[inline]
+    #[inline(always)]
     pub fn eat(&mut self, t: Token<'static>) -> Option<Span> {
         if self.at(t) { Some(self.bump()) } else { None }
     }

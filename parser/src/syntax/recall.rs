@@ -53,10 +53,17 @@ fn once<T>(p: &mut Cursor<'_, '_>, slot: &mut Option<T>, v: T, what: &str, span:
 
 /// The RECALL statement. The caller has checked that `RECALL` is next.
 pub(crate) fn recall(p: &mut Cursor<'_, '_>) -> PResult<Recall> {
+    recall_boxed(p).map(|r| *r)
+}
+
+/// RECALL built in place on the heap: the node is large (most clauses are optional
+/// fields), and a statement or subquery keeps it boxed, so it is never moved whole.
+pub(crate) fn recall_boxed(p: &mut Cursor<'_, '_>) -> PResult<Box<Recall>> {
     p.enter()?;
     let start = p.start();
     p.expect_kw(Keyword::Recall)?;
-    let mut r = Recall { my: p.eat_kw(Keyword::My), ..Recall::default() };
+    let mut r = Box::<Recall>::default();
+    r.my = p.eat_kw(Keyword::My);
     p.expect_label(Expect::GrainType);
     r.grain_type = grain_type_plural(p);
     loop {
@@ -126,7 +133,7 @@ fn clause(p: &mut Cursor<'_, '_>, r: &mut Recall) -> PResult<()> {
         }
         Token::Kw(Keyword::Where) => {
             let keyword = p.bump();
-            let mut conditions = vec![condition(p, keyword)];
+            let mut conditions = list(condition(p, keyword));
             while let Some(and) = p.eat_kw(Keyword::And) {
                 conditions.push(condition(p, and));
             }
@@ -224,9 +231,9 @@ fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
                 p,
                 |p| {
                     if p.at_kw(Keyword::Recall) {
-                        return Ok(Test::InSubquery(Box::new(recall(p)?)));
+                        return Ok(Test::InSubquery(recall_boxed(p)?));
                     }
-                    let mut values = vec![value(p)?];
+                    let mut values = list(value(p)?);
                     while p.eat(Token::Comma).is_some() {
                         values.push(value(p)?);
                     }
@@ -511,7 +518,7 @@ fn stage(p: &mut Cursor<'_, '_>) -> PResult<Stage> {
         }
         Some(Token::Kw(Keyword::Project)) => {
             p.bump();
-            let mut specs = vec![project_spec(p)?];
+            let mut specs = list(project_spec(p)?);
             while p.peek() == Some(Token::Comma) {
                 if matches!(p.peek2(), Some(Token::Ident("content" | "attr"))) && !is_label_ahead(p, 1) {
                     p.bump();
@@ -542,7 +549,7 @@ fn project_spec(p: &mut Cursor<'_, '_>) -> PResult<ProjectSpec> {
         return Err(p.error());
     };
     let fields = parens(p, |p| {
-        let mut fields = vec![field(p)?];
+        let mut fields = list(field(p)?);
         while p.eat(Token::Comma).is_some() {
             fields.push(field(p)?);
         }

@@ -4,7 +4,7 @@ use super::assemble::{assemble, template_body};
 use super::common::*;
 use super::cursor::{Bail, Cursor, PResult};
 use super::expected::Expect;
-use super::recall::recall;
+use super::recall::{recall, recall_boxed};
 use crate::ast::*;
 use cal_grammar::{Code, Diagnostic, Keyword};
 use cal_lexer::Token;
@@ -14,7 +14,7 @@ use cal_lexer::Token;
 pub(crate) fn statement(p: &mut Cursor<'_, '_>) -> PResult<Option<Statement>> {
     p.expect_label(Expect::Statement);
     let stmt = match p.peek() {
-        Some(Token::Kw(Keyword::Recall)) => Statement::Recall(Box::new(recall(p)?)),
+        Some(Token::Kw(Keyword::Recall)) => Statement::Recall(recall_boxed(p)?),
         Some(Token::Kw(Keyword::Assemble)) => Statement::Assemble(Box::new(assemble(p)?)),
         Some(Token::LParen) => return set_expression(p),
         Some(Token::Kw(Keyword::Explain)) => return explain(p),
