@@ -181,11 +181,12 @@ pub fn assemble(req: &AssembleRequest) -> Assembled {
 ///    ([`element_cost`]; 1 per grain for a `grains` budget) and [`allocate`] splits the budget
 ///    left after the empty envelope by the PRIORITY weights, redistributing surplus.
 /// 2. The chosen grains are formatted and the text counted exactly. While it is over a token
-///    budget, the lowest-priority source's last grain is dropped.
-/// 3. While it is under, the next candidate of the source furthest below its weighted share
-///    (whose estimate fits the slack; ties to the higher priority) is added, kept only if the
-///    exact count still fits; a source whose next candidate does not fit takes no more (ranks
-///    are never skipped).
+///    budget, grains are dropped from the lowest priority up — as many as the excess needs by
+///    their estimates, at least one — and the text recounted.
+/// 3. While it is under, grains are added, each to the source furthest below its weighted
+///    share (whose next estimate fits the slack; ties to the higher priority): first as one
+///    batch whose estimates fit, then, if its exact count does not, one at a time; a source
+///    whose next grain does not fit takes no more (ranks are never skipped).
 ///
 /// The output never exceeds a token budget: when not even the format's empty envelope fits, the
 /// text is empty (0 tokens) and every source with candidates is truncated. Reported `tokens`
@@ -226,35 +227,60 @@ pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
     let report = |taken: &[usize]| reports(req, &alloc, &costs, &elements, taken);
     let (mut text, mut count) = render_counted(req, &mut a, &report(&taken))?;
     if token_budget {
-        // Over: drop from the lowest priority.
+        // Over: drop from the lowest priority — as many grains as the excess needs by their
+        // estimates (at least one) — and recount.
         while count > req.budget.amount {
-            let Some(v) = taken.iter().rposition(|t| *t > 0) else { break };
-            taken[v] -= 1;
+            let mut excess = count - req.budget.amount;
+            let mut dropped = 0;
+            while excess > 0 || dropped == 0 {
+                let Some(v) = taken.iter().rposition(|t| *t > 0) else { break };
+                taken[v] -= 1;
+                excess = excess.saturating_sub(costs[v][taken[v]]);
+                dropped += 1;
+            }
+            if dropped == 0 {
+                break;
+            }
             fill(&mut a, &taken);
             (text, count) = render_counted(req, &mut a, &report(&taken))?;
         }
-        // Under: add while the exact count fits, each time to the source furthest below its
-        // weighted share (ties to the higher priority), so the slack is shared by weight.
+        // Under: add while the exact count fits, each grain to the source furthest below its
+        // weighted share (ties to the higher priority), so the slack is shared by weight. A
+        // batch whose estimates fit the slack is tried at once; if its exact count does not
+        // fit, grains are tried one at a time, and a source whose next grain does not fit takes
+        // no more (ranks are never skipped).
         let mut closed = vec![false; taken.len()];
         let w = weights(req.sources.len());
+        let mut one_at_a_time = false;
         loop {
-            let slack = req.budget.amount.saturating_sub(count);
-            let used = |i: usize| costs[i][..taken[i]].iter().sum::<usize>() as f64 / w[i].max(1e-9);
-            let next = (0..taken.len())
-                .filter(|&i| !closed[i] && taken[i] < costs[i].len() && costs[i][taken[i]] <= slack)
-                .min_by(|&x, &y| used(x).total_cmp(&used(y)).then(x.cmp(&y)));
-            let Some(i) = next else { break };
-            taken[i] += 1;
-            fill(&mut a, &taken);
-            let (t, c) = render_counted(req, &mut a, &report(&taken))?;
+            let mut plan = taken.clone();
+            let mut left = req.budget.amount.saturating_sub(count);
+            let mut last = None;
+            loop {
+                let used = |i: usize| costs[i][..plan[i]].iter().sum::<usize>() as f64 / w[i].max(1e-9);
+                let next = (0..plan.len())
+                    .filter(|&i| !closed[i] && plan[i] < costs[i].len() && costs[i][plan[i]] <= left)
+                    .min_by(|&x, &y| used(x).total_cmp(&used(y)).then(x.cmp(&y)));
+                let Some(i) = next else { break };
+                left -= costs[i][plan[i]];
+                plan[i] += 1;
+                last = Some(i);
+                if one_at_a_time {
+                    break;
+                }
+            }
+            let Some(i) = last else { break };
+            fill(&mut a, &plan);
+            let (t, c) = render_counted(req, &mut a, &report(&plan))?;
             if c <= req.budget.amount {
-                (text, count) = (t, c);
-            } else {
-                taken[i] -= 1;
+                (text, count, taken) = (t, c, plan);
+            } else if one_at_a_time {
                 closed[i] = true;
-                fill(&mut a, &taken);
+            } else {
+                one_at_a_time = true;
             }
         }
+        fill(&mut a, &taken);
         if count > req.budget.amount {
             // Not even the empty envelope fits.
             (text, count) = (String::new(), 0);
