@@ -46,6 +46,37 @@ fn ties_break_by_content_address_ascending() {
     assert_eq!(addrs, sorted_addrs, "all confidences are 1.0");
 }
 
+/// The addresses and scores of a response's results.
+fn addresses_and_scores(r: &serde_json::Value) -> (Vec<String>, Vec<f64>) {
+    let rs = r["results"].as_array().unwrap();
+    (
+        rs.iter().map(|x| x["content_address"].as_str().unwrap().to_string()).collect(),
+        rs.iter().map(|x| x["score"].as_f64().unwrap()).collect(),
+    )
+}
+
+#[test]
+fn without_order_by_equal_scores_come_in_address_order() {
+    // §17.4: equal scores by content address ascending. A structured RECALL
+    // scores every match 1.0, so without ORDER BY its matches are in address
+    // order, and LIMIT / OFFSET cut that order (not the store's recency order).
+    let f = fixture();
+    let (all, scores) = addresses_and_scores(&f.run(r#"RECALL beliefs WHERE subject = "alice""#));
+    assert!(all.len() >= 4, "{all:?}");
+    assert!(scores.iter().all(|s| *s == 1.0), "{scores:?}");
+    let mut sorted = all.clone();
+    sorted.sort();
+    assert_eq!(all, sorted);
+    let (two, _) = addresses_and_scores(&f.run(r#"RECALL beliefs WHERE subject = "alice" | LIMIT 2"#));
+    assert_eq!(two, all[..2]);
+    let (mid, _) = addresses_and_scores(&f.run(r#"RECALL beliefs WHERE subject = "alice" | OFFSET 1 | LIMIT 2"#));
+    assert_eq!(mid, all[1..3]);
+    let (every, _) = addresses_and_scores(&f.run("RECALL beliefs"));
+    let mut sorted = every.clone();
+    sorted.sort();
+    assert_eq!(every, sorted, "the default LIMIT 20 takes the lowest addresses");
+}
+
 #[test]
 fn limit_offset_first() {
     let f = fixture();

@@ -316,3 +316,20 @@ fn recency_order_puts_undated_grains_last() {
     assert_eq!(order(asc.clone(), None), [a, b, c]);
     assert_eq!(order(asc, Some(1)), [a]);
 }
+
+#[test]
+fn address_order_is_byte_order_of_the_hex_form() {
+    let s = store();
+    let mut put: Vec<ContentAddress> =
+        (0..12).map(|i| s.put(&belief("a", "r", &format!("o{i}"), 1_000 - i)).unwrap()).collect();
+    let order = |field: &str, descending, limit| -> Vec<ContentAddress> {
+        let sort = vec![SortKey { field: field.into(), descending }];
+        s.query(&Query { sort, limit, ..Query::default() }).unwrap().results.iter().map(|h| h.address).collect()
+    };
+    put.sort_by_key(|a| a.to_hex());
+    assert_eq!(order("content_address", false, None), put);
+    assert_eq!(order("hash", false, Some(3)), put[..3]);
+    let mut desc = put.clone();
+    desc.reverse();
+    assert_eq!(order("content_address", true, Some(4)), desc[..4]);
+}

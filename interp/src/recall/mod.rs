@@ -10,7 +10,7 @@ pub mod stages;
 use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Comparator, Condition, FieldRef, Target, Test, Value as AstValue, ValueKind};
 use cal_planner::RecallPlan;
-use oms::store::Query;
+use oms::store::{Query, SortKey};
 use oms::{ContentAddress, Value};
 use serde_json::{Map, Value as Json, json};
 
@@ -42,6 +42,19 @@ struct Fetched {
     more: Option<bool>,
 }
 
+/// The order asked of the store. A RECALL without a pushed ORDER BY is in
+/// score order (§8.1's envelope), equal scores by content address ascending
+/// (§17.4). A structured `query` scores every match 1.0, so its matches come
+/// in address order — never the store's own default (recency), which would
+/// contradict the scores reported. A text `search` already orders by score,
+/// then address.
+fn store_order(window: &stages::Window, c: &Compiled) -> Vec<SortKey> {
+    if !window.sort.is_empty() || c.text.is_some() {
+        return window.sort.clone();
+    }
+    vec![SortKey { field: "content_address".into(), descending: false }]
+}
+
 fn fetch(cx: &mut Ctx<'_>, c: &Compiled, plan: &RecallPlan, o: &Options, skip: usize) -> Result<Fetched, Diagnostic> {
     cx.deadline.check()?;
     let pushable = c.posts.is_empty() && !o.needs_all();
@@ -50,7 +63,7 @@ fn fetch(cx: &mut Ctx<'_>, c: &Compiled, plan: &RecallPlan, o: &Options, skip: u
         return Ok(Fetched { rows: Vec::new(), total: 0, window, more: Some(false) });
     }
     let limit = window.len.map(|l| window.start.saturating_add(l));
-    let q = Query { filters: c.filters.clone(), view: c.view, sort: window.sort.clone(), limit, cursor: None };
+    let q = Query { filters: c.filters.clone(), view: c.view, sort: store_order(&window, c), limit, cursor: None };
     let env = match &c.text {
         Some(t) => cx.facade.search(t, &q),
         None => cx.facade.query(&q),

@@ -284,6 +284,9 @@ pub(crate) fn sort_records<'a>(
     if !by_score && keys.len() == 1 && keys[0].field == "created_at" {
         return sort_by_created(items, keys[0].descending, keep);
     }
+    if !by_score && keys.len() == 1 && matches!(keys[0].field.as_str(), "content_address" | "hash") {
+        return sort_by_address(items, keys[0].descending, keep);
+    }
     let mut keyed: Vec<(Vec<Option<Value>>, &'a Record, f64)> =
         items.into_iter().map(|(r, s)| (keys.iter().map(|k| sort_value(r, &k.field)).collect(), r, s)).collect();
     let cmp = |(ka, a, sa): &(Vec<Option<Value>>, &Record, f64), (kb, b, sb): &(Vec<Option<Value>>, &Record, f64)| {
@@ -339,6 +342,24 @@ fn sort_by_created(mut items: Vec<(&Record, f64)>, descending: bool, keep: Optio
             (None, None) => Ordering::Equal,
         };
         o.then_with(|| a.address.cmp(&b.address))
+    };
+    if let Some(k) = keep {
+        if k == 0 {
+            items.clear();
+        } else if k < items.len() {
+            items.select_nth_unstable_by(k - 1, cmp);
+            items.truncate(k);
+        }
+    }
+    items.sort_unstable_by(cmp);
+    items
+}
+
+/// Address order (CAL §17.4's order of equal scores) without formatting any
+/// address as hex: hex order is byte order.
+fn sort_by_address(mut items: Vec<(&Record, f64)>, descending: bool, keep: Option<usize>) -> Vec<(&Record, f64)> {
+    let cmp = |(a, _): &(&Record, f64), (b, _): &(&Record, f64)| {
+        if descending { b.address.cmp(&a.address) } else { a.address.cmp(&b.address) }
     };
     if let Some(k) = keep {
         if k == 0 {
