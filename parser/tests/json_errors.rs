@@ -293,6 +293,13 @@ fn decoder_checks_beyond_the_schema() {
             "/where/0/value",
         ),
         ("count written as a decimal", json!({ "statement": "recall", "recent": 5.0 }), Code::E002, "/recent"),
+        ("count beyond 64 bits", json!({ "statement": "recall", "recent": 1e23 }), Code::E006, "/recent"),
+        (
+            "limit beyond 64 bits",
+            json!({ "statement": "recall", "pipeline": [{ "stage": "limit", "value": 36893488147419103232.0 }] }),
+            Code::E006,
+            "/pipeline/0/value",
+        ),
     ];
     let mut register = String::new();
     for (name, json, code, pointer) in cases {

@@ -40,6 +40,14 @@ impl Ptr {
 
 const NO_SPAN: Span = Span { start: 0, end: 0 };
 
+/// Whether a float serde_json produced is a whole number that no 64-bit
+/// integer (signed or unsigned) holds: 2^64 and above, or below -2^63.
+fn beyond_64_bits(f: f64) -> bool {
+    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+    const MINUS_TWO_63: f64 = -9_223_372_036_854_775_808.0;
+    f.is_finite() && f.fract() == 0.0 && !(MINUS_TWO_63..TWO_64).contains(&f)
+}
+
 /// One query object; an array is an error here.
 pub(crate) fn query_only(json: &Json) -> Result<Query, Vec<Diagnostic>> {
     let mut d = Decoder::default();
@@ -193,6 +201,13 @@ impl Decoder {
         };
         match n.as_u64() {
             Some(u) => Ok(u),
+            // Without arbitrary precision, serde_json holds an integer beyond
+            // 64 bits as a float; a whole value out of range is that integer
+            // (CAL-E006, as the text form reports it), not a decimal.
+            None if n.as_f64().is_some_and(beyond_64_bits) => {
+                self.report(at_code(Code::E006, &p.0, format!("{n} is out of range for a 64-bit integer.")));
+                Err(Stop)
+            }
             None if n.is_f64() => Err(self
                 .fail(p, format!("{n} is written as a decimal; an integer is required here (write it without `.`)."))),
             None => Err(self.fail(p, format!("{n} is out of range for a non-negative integer."))),
