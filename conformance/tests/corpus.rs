@@ -5,7 +5,10 @@
 //! * every case file is schema-valid and every id unique;
 //! * our implementation answers every request (nothing skipped or errored);
 //! * every failure names what was expected and what we gave;
-//! * the certified level follows the rule from the printed counts.
+//! * the certified level follows the rule from the printed counts;
+//! * at or below our declared level, every failing case is a recorded
+//!   disagreement (`known-disagreements.txt`) — today none, so the declared
+//!   level, extended, is certified.
 //!
 //! It prints the honest summary table: the cases where the corpus keeps the
 //! spec's answer against our toolchain are listed there, not hidden
@@ -14,6 +17,9 @@
 use cal_conformance::inprocess::InProcess;
 use cal_conformance::runner::{self, RunOptions, Status};
 use cal_conformance::{Implementation, Level, certify, default_cases_dir, default_fixtures_dir, load_corpus, report};
+
+/// Recorded disagreements: failing cases at or below our declared level, each with its reason.
+const KNOWN: &str = include_str!("known-disagreements.txt");
 
 #[test]
 fn the_corpus_runs_in_process_and_certifies_honestly() {
@@ -39,12 +45,27 @@ fn the_corpus_runs_in_process_and_certifies_honestly() {
     for o in outcomes.iter().filter(|o| o.status == Status::Failed) {
         assert!(!o.mismatches.is_empty(), "{} failed without saying why", o.id);
     }
-    // A floor, not a snapshot: the corpus keeps the spec's answer where our toolchain disagrees
-    // (a handful of cases), so certification may fail, but a broken comparison or a regression
-    // of the toolchain shows up as many failures at once.
-    for level in Level::ALL.into_iter().filter(|l| *l <= hello.level) {
-        let c = summary.level(level);
-        assert!(c.failed * 100 <= c.required, "{level}: {} of {} required cases fail", c.failed, c.required);
+    // Below the declared level every failure must be a known, recorded disagreement.
+    let known: Vec<&str> =
+        KNOWN.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).collect();
+    let unexpected: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| o.status != Status::Passed && !o.should_case && o.level <= hello.level)
+        .map(|o| o.id.as_str())
+        .filter(|id| !known.contains(id))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "cases at or below the declared level fail (a regression of the toolchain, or a new disagreement \
+         to record in conformance/tests/known-disagreements.txt with its reason): {unexpected:?}"
+    );
+    for id in &known {
+        if outcomes.iter().any(|o| o.id == *id && o.status == Status::Passed) {
+            println!("known disagreement {id} passes now: remove it from known-disagreements.txt");
+        }
+    }
+    if known.is_empty() {
+        assert!(summary.declared_certified(), "no known disagreement, so the declared level is certified");
     }
     let mut expected = None;
     for level in Level::ALL {
