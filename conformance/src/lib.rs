@@ -6,7 +6,9 @@
 //! [`Implementation`] — ours in-process ([`inprocess`]), or any engine through
 //! the JSON-lines protocol of `PROTOCOL.md` ([`subprocess`]) — judges the
 //! answers ([`compare`]), certifies a level (CAL §24, [`certify`]) and writes
-//! the reports ([`report`]). [`stats`] measures the corpus itself.
+//! the reports ([`report`]). [`stats`] measures the corpus itself, and
+//! [`seeds`] turns it into fuzzing seeds. [`adapter`] serves our toolchain
+//! over the protocol (`cal conformance adapter`).
 
 pub mod adapter;
 pub mod case;
