@@ -112,6 +112,11 @@ pub(crate) enum Resolved<'q> {
 pub(crate) fn resolve<'q>(cx: &mut Checker<'q>, scope: &Scope, field: &'q FieldRef, use_: Use) -> Resolved<'q> {
     let grain = scope.grain.map(|g| g.grain_type);
     let name = field.name.as_str();
+    if name.is_empty() {
+        // The parser's placeholder for a field it could not read (`WHERE NOT …`,
+        // `AND AND`): its syntax error is the one diagnostic (one mistake, one diagnostic).
+        return Resolved::Bad;
+    }
     let resolved = match fields::resolve(grain, name) {
         FieldResolution::Common(f) | FieldResolution::TypeSpecific(f) => Resolved::Field(f),
         FieldResolution::Domain { profile: Some(p), field: info } => {

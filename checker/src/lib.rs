@@ -102,11 +102,13 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     let mut diagnostics = parsed.diagnostics;
     let syntax: Vec<Span> = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.span).collect();
     if let Some(doc) = &parsed.ast {
-        for query in &doc.queries {
+        for (i, query) in doc.queries.iter().enumerate() {
+            // The query's text runs to the next query (its `;` and any skipped tail included).
+            let next = doc.queries.get(i + 1).map_or(u32::MAX, |n| n.span.start);
+            let here: Vec<Span> =
+                syntax.iter().copied().filter(|s| s.start >= query.span.start && s.start < next).collect();
             for mut d in statements::check_query(query, params) {
-                // Where the parser already reported an error, the recovered tree is a guess:
-                // one mistake, one diagnostic.
-                if syntax.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end) {
+                if follows_from_syntax(text, d.span, &here) {
                     continue;
                 }
                 d.complete_example(text, query.span);
@@ -117,6 +119,24 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     sort_diagnostics(&mut diagnostics);
     diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     Analysis { document: parsed.ast, diagnostics }
+}
+
+/// Whether a check finding at `span` only repeats a syntax error of its query
+/// (`syntax`): where the parser reported an error the recovered tree is a guess
+/// (one mistake, one diagnostic, docs/spec-decisions.md E1). That is when
+/// * the finding lies inside a syntax error's span;
+/// * the finding is empty — it reports something missing at that point (a
+///   REASON, an extractor at the end of a subquery) — and a syntax error comes at
+///   or after it: the missing part may be what the parser could not read
+///   (`… REASON` without its string ends the statement before REASON);
+/// * the finding is about a word fragment glued to a stray non-ASCII letter
+///   (`subj` of `subjеct` with a Cyrillic `е`).
+fn follows_from_syntax(text: &str, span: Span, syntax: &[Span]) -> bool {
+    syntax.iter().any(|s| {
+        (s.start <= span.start && span.end <= s.end)
+            || (span.is_empty() && s.start >= span.start)
+            || (cal_parser::is_stray_letter(text, *s) && cal_parser::glued_to_stray_letter(text, span, *s))
+    })
 }
 
 /// [`analyze`] for raw bytes, as a file or a request body arrives: invalid UTF-8 is

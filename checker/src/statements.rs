@@ -181,7 +181,9 @@ fn batch<'q>(cx: &mut Checker<'q>, b: &'q Batch) {
 }
 
 pub(crate) fn coalesce<'q>(cx: &mut Checker<'q>, c: &'q Coalesce) {
-    if c.branches.len() < max::MIN_COALESCE {
+    // No branch at all is the parser's placeholder for a broken `( … )` (the JSON
+    // schema requires one): its syntax error is the diagnostic, not a branch count.
+    if !c.branches.is_empty() && c.branches.len() < max::MIN_COALESCE {
         let span = c.branches.first().map_or(c.span, |b| b.span);
         cx.error(
             Code::E013,

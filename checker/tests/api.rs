@@ -198,3 +198,18 @@ fn the_mustache_module_is_usable_on_its_own() {
     assert!(matches!(&t.nodes[0], mustache::Node::Section { name: "grain.confidence", inverted: false, .. }));
     assert!(mustache::variable("assembly.intent").is_some());
 }
+
+#[test]
+fn duplicate_labels_are_reported_at_the_second_use_with_the_first_noted() {
+    // ASSEMBLE sources and BATCH entries alike (conformance parse.err.e009.001).
+    for (text, first, second) in [
+        ("ASSEMBLE ctx FROM a: (RECALL beliefs), a: (RECALL goals)", 18, 39),
+        ("BATCH { a: RECALL beliefs, a: RECALL goals }", 8, 27),
+    ] {
+        let a = analyze(text, None);
+        assert_eq!(a.diagnostics.len(), 1, "{text}: {:#?}", a.diagnostics);
+        let d = &a.diagnostics[0];
+        assert_eq!((d.code, d.span), (Code::E009, Span::new(second, second + 1)), "{text}");
+        assert_eq!(d.labels.iter().map(|l| l.span).collect::<Vec<_>>(), [Span::new(first, first + 1)], "{text}");
+    }
+}

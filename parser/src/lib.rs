@@ -98,13 +98,38 @@ fn empty_query(text: &str) -> Diagnostic {
 }
 
 /// Completes examples, sorts into source order and drops exact duplicates
-/// (recovery can visit the same bad token twice).
+/// (recovery can visit the same bad token twice) and the syntax errors of
+/// word fragments split off by a stray letter (see [`glued_to_stray_letter`]).
 fn finish(text: &str, mut diagnostics: Vec<Diagnostic>, query_span: Option<Span>) -> Vec<Diagnostic> {
     let whole = query_span.unwrap_or(Span::new(0, text.len()));
     for d in &mut diagnostics {
         d.complete_example(text, whole);
     }
+    let strays: Vec<Span> = diagnostics.iter().map(|d| d.span).filter(|s| is_stray_letter(text, *s)).collect();
+    if !strays.is_empty() {
+        diagnostics.retain(|d| !strays.iter().any(|s| glued_to_stray_letter(text, d.span, *s)));
+    }
     sort_diagnostics(&mut diagnostics);
     diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span);
     diagnostics
+}
+
+/// Whether `span` is exactly one non-ASCII letter: what the lexer reports as an
+/// unexpected character when a look-alike (Greek `Ε`, Cyrillic `е`) sits in a word.
+pub fn is_stray_letter(text: &str, span: Span) -> bool {
+    let Some(s) = text.get(span.range()) else { return false };
+    let mut chars = s.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if !c.is_ascii() && c.is_alphabetic())
+}
+
+/// Whether `span` is a word fragment touching the stray letter at `stray`
+/// (`R` and `CALL` in `RΕCALL`): the lexer split one word at the letter it
+/// rejected, so a diagnostic about a fragment repeats that one mistake and
+/// points before it (one mistake, one diagnostic: docs/spec-decisions.md E1).
+/// Callers drop such diagnostics when the stray letter has its own.
+pub fn glued_to_stray_letter(text: &str, span: Span, stray: Span) -> bool {
+    if span == stray || span.is_empty() || !(span.end == stray.start || span.start == stray.end) {
+        return false;
+    }
+    text.get(span.range()).is_some_and(|s| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
 }
