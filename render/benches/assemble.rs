@@ -185,6 +185,53 @@ fn section_8_2_without_dedup(b: Bencher, format: &str) {
     b.bench(|| black_box(end_to_end(i, &q, &opts)));
 }
 
+/// cal-render alone (no store, no interpreter): the 38 grains the query without dedup formats,
+/// generated alike, through allocation, formatting and exact counting at BUDGET 2000 tokens.
+#[divan::bench(args = FORMATS, sample_count = 40)]
+fn render_only_38_grains(b: Bencher, format: &str) {
+    use cal_render::{AssembleRequest, Budget, BudgetUnit, GrainInput, Output, ProjectionOptions, SourceInput};
+    let g = |j: serde_json::Value| GrainInput::new(j, 1.0, "sha256:00");
+    let belief = |i: u64| {
+        g(serde_json::json!({ "type": "belief", "subject": "alice", "relation": "prefers", "object": text(i),
+            "confidence": 0.8, "created_at": NOW - i as i64 * DAY / 3 }))
+    };
+    let goal = |i: u64| {
+        g(serde_json::json!({ "type": "goal", "subject": "alice", "object": text(i ^ 7), "goal_state": "active",
+            "created_at": NOW - i as i64 * DAY }))
+    };
+    let event = |i: u64| {
+        g(
+            serde_json::json!({ "type": "event", "role": "user", "content": text(i ^ 9), "created_at": NOW - i as i64 * 60_000 }),
+        )
+    };
+    let sources = vec![
+        SourceInput { label: "beliefs".into(), grains: (0..20).map(belief).collect() },
+        SourceInput { label: "goals".into(), grains: (0..10).map(goal).collect() },
+        SourceInput { label: "events".into(), grains: (0..5).map(event).collect() },
+        SourceInput { label: "history".into(), grains: (20..23).map(belief).collect() },
+    ];
+    let format = cal_grammar::FormatName::from_word(format).expect("a format");
+    let req = AssembleRequest {
+        name: "user_context".into(),
+        intent: Some("conversation about alice's preferences and goals".into()),
+        sources,
+        budget: Budget::new(2000, BudgetUnit::Tokens),
+        output: Output::Format(format),
+        projection: ProjectionOptions { now_ms: NOW, ..Default::default() },
+    };
+    b.bench(|| black_box(cal_render::assemble(&req)));
+}
+
+/// The token counter alone: a line of about 25 tokens, and 800 tokens of markdown.
+#[divan::bench(args = [1, 32], sample_count = 40)]
+fn count_tokens(b: Bencher, lines: usize) {
+    let text = (0..lines as u64)
+        .map(|i| format!("- alice prefers {} (confidence: 0.8, 3d ago)", text(i)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    b.bench(|| black_box(cal_render::tokens::count(&text)));
+}
+
 /// TOON's tokens against JSON's for the same grains: the four sources' grains as RECALL
 /// results (`AS toon` / `AS json`, and that JSON minified), printed once (§10.9.1 claims about
 /// 40% fewer).

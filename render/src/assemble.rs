@@ -96,8 +96,19 @@ fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
     let two = [e.clone(), e.clone()];
     match &req.output {
         Output::Format(f) => {
-            let count = |els: &[Element]| tokens::count(&formats::render(*f, Doc::Recall(els), &req.projection));
-            count(&two).saturating_sub(count(&two[..1])).max(1)
+            let one = formats::render(*f, Doc::Recall(&two[..1]), &req.projection);
+            let both = formats::render(*f, Doc::Recall(&two), &req.projection);
+            match inserted(&one, &both) {
+                // Line formats: the second copy is one inserted run (the line and its newline),
+                // and counting just it is one small count instead of two.
+                Some(part) => tokens::count(&part).max(1),
+                // TOON's header carries the row count, so the documents differ in two places;
+                // a row is the last line, indented as ASSEMBLE writes it.
+                None if f.resolve() == FormatName::Toon => {
+                    one.lines().last().map_or(1, |row| tokens::count(&format!("  {row}\n")).max(1))
+                }
+                None => tokens::count(&both).saturating_sub(tokens::count(&one)).max(1),
+            }
         }
         Output::Template(t) => {
             let doc = |els: &[Element]| Assembly {
@@ -149,6 +160,20 @@ pub fn auto_toon_applies(req: &AssembleRequest) -> bool {
     req.budget.unit == BudgetUnit::Tokens
         && single_type
         && estimate_tokens(req) as f64 > AUTO_TOON_UTILIZATION * req.budget.amount as f64
+}
+
+/// When `longer` is `shorter` with one run inserted, that run, written as a line followed by
+/// its newline (`"\nL"` at the end becomes `"L\n"`), which is how a line is tokenized among
+/// others: o200k_base joins a line's closing punctuation and its newline into one piece.
+fn inserted(shorter: &str, longer: &str) -> Option<String> {
+    let prefix =
+        shorter.char_indices().zip(longer.chars()).find(|((_, a), b)| a != b).map_or(shorter.len(), |((i, _), _)| i);
+    let part = longer.get(prefix..)?.strip_suffix(shorter.get(prefix..)?)?;
+    match part.strip_prefix('\n') {
+        Some(line) if !line.is_empty() => Some(format!("{line}\n")),
+        _ if !part.is_empty() => Some(part.to_string()),
+        _ => None,
+    }
 }
 
 /// [`try_assemble`] for callers that treat a malformed template as empty output (a checked
