@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 root=..
 mk() { mkdir -p "corpus/$1"; }
-for t in parse_bytes print_idempotent check_run json_roundtrip mg_decode; do mk "$t"; done
+targets=(parse_bytes print_idempotent check_run json_roundtrip mg_decode ast_pipeline)
+for t in "${targets[@]}"; do mk "$t"; done
 
 # CAL text: every .cal file of the parser and checker corpora and the examples, whole
 # (documents) and split into single queries at `;` line ends.
@@ -51,6 +52,50 @@ k=0
 done
 rm -f /tmp/cal-fuzz-grain.json
 
-for t in parse_bytes print_idempotent check_run json_roundtrip mg_decode; do
+# The conformance corpus (conformance/cases/**/*.json): every query as CAL text (and its raw
+# bytes when given as hex), every JSON form (given or expected) as application/json+cal, every
+# .mg hex blob (given or expected) as a blob (mode byte 0), every grain given as JSON (mode 3). Files are named by content, so repeats collapse.
+# The fixture stores are .mg files and were seeded above.
+python3 - "$root/conformance/cases" corpus <<'PY'
+import hashlib, json, pathlib, sys
+cases, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+def put(targets, data, prefix):
+    name = f"{prefix}-{hashlib.sha1(data).hexdigest()[:16]}"
+    for t in targets:
+        (out / t / name).write_bytes(data)
+text_targets = ["parse_bytes", "print_idempotent", "check_run"]
+n = 0
+for f in sorted(cases.rglob("*.json")) if cases.is_dir() else []:
+    for c in json.loads(f.read_text()).get("cases", []):
+        n += 1
+        expect = c.get("expect") or {}
+        if isinstance(c.get("query"), str):
+            put(text_targets, c["query"].encode(), "conf")
+        if isinstance(c.get("query_hex"), str):
+            put(["parse_bytes"], bytes.fromhex(c["query_hex"]), "conf")
+        for j in (c.get("json"), expect.get("json")):
+            if j is not None:
+                put(["json_roundtrip"], json.dumps(j, ensure_ascii=False).encode(), "conf")
+        if isinstance(c.get("grain"), dict):
+            put(["mg_decode"], b"\x03" + json.dumps(c["grain"], ensure_ascii=False).encode(), "conf")
+        for h in (c.get("hex"), expect.get("hex")):
+            if isinstance(h, str):
+                put(["mg_decode"], b"\x00" + bytes.fromhex(h), "conf")
+print(f"conformance: {n} cases read")
+PY
+
+# ast_pipeline reads its bytes through arbitrary::Unstructured, so no text is a good seed:
+# start it from fixed pseudo-random inputs, one per fixture store and size (the first byte
+# picks the store), long enough that libFuzzer does not begin with tiny inputs.
+python3 - corpus/ast_pipeline <<'PY'
+import random, sys
+rng = random.Random(8)
+for store in range(13):
+    for size in (64, 256, 1024):
+        data = bytes([store]) + rng.randbytes(size - 1)
+        open(f"{sys.argv[1]}/gen-{store}-{size}", "wb").write(data)
+PY
+
+for t in "${targets[@]}"; do
   echo "$t: $(ls "corpus/$t" | wc -l) seeds"
 done
