@@ -4,6 +4,8 @@
 //! read input as bytes, call the library, render the result. Exit status:
 //! 0 success, 1 the input has errors, 2 a usage or I/O problem.
 
+#[macro_use]
+mod stdio;
 mod commands;
 mod input;
 mod render;

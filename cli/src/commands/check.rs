@@ -39,11 +39,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     };
     let failed = diagnostics.iter().any(cal_grammar::Diagnostic::is_error);
     if args.json {
-        println!("{}", render::json_report(&source, &diagnostics));
+        outln!("{}", render::json_report(&source, &diagnostics));
     } else {
         render::eprint_diagnostics(&input.name, &source, &diagnostics);
         if !failed {
-            eprintln!("{}: ok", input.name);
+            errln!("{}: ok", input.name);
         }
     }
     if failed { super::invalid() } else { super::OK }

@@ -39,7 +39,7 @@ pub fn to_json(args: &ConvertArgs) -> ExitCode {
     let value = cal_parser::json::document_to_json(&doc);
     match serde_json::to_string_pretty(&value) {
         Ok(s) => {
-            println!("{s}");
+            outln!("{s}");
             super::OK
         }
         Err(e) => super::usage_error(&e.to_string()),
@@ -54,7 +54,7 @@ pub fn to_text(args: &ConvertArgs) -> ExitCode {
     };
     match cal_parser::json::from_json_text(&text) {
         Ok(doc) => {
-            print!("{}", cal_parser::print::document_to_text(&doc));
+            out!("{}", cal_parser::print::document_to_text(&doc));
             super::OK
         }
         Err(diagnostics) => {
@@ -68,9 +68,9 @@ fn report_json_errors(name: &str, text: &str, diagnostics: &[Diagnostic]) {
     // JSON diagnostics point at JSON pointers, not byte spans of a CAL text: print them plainly.
     for d in diagnostics {
         if d.span.is_empty() {
-            eprintln!("error[{}]: {name}: {}", d.code, d.message);
+            errln!("error[{}]: {name}: {}", d.code, d.message);
             if let Some(s) = &d.suggestion {
-                eprintln!("  help: {s}");
+                errln!("  help: {s}");
             }
         } else {
             render::eprint_diagnostics(name, text, std::slice::from_ref(d));

@@ -42,7 +42,7 @@ pub fn run(args: &ExplainArgs) -> ExitCode {
         }
         OutputFormat::Text => {
             for q in &document.queries {
-                print!("{}", session.interp.plan(q, &session.opts).to_text());
+                out!("{}", session.interp.plan(q, &session.opts).to_text());
             }
         }
     }

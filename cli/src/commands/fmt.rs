@@ -39,9 +39,9 @@ pub fn run(args: &FmtArgs) -> ExitCode {
         if formatted == text {
             return super::OK;
         }
-        eprintln!("{}: not in canonical form (run `cal fmt`)", input.name);
+        errln!("{}: not in canonical form (run `cal fmt`)", input.name);
         return super::invalid();
     }
-    print!("{formatted}");
+    out!("{formatted}");
     super::OK
 }

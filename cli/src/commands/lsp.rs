@@ -16,7 +16,7 @@ pub fn run(_args: &LspArgs) -> ExitCode {
     match cal_lsp::serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("cal lsp: {e}");
+            errln!("cal lsp: {e}");
             ExitCode::FAILURE
         }
     }

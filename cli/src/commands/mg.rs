@@ -102,7 +102,7 @@ pub fn run(cmd: MgCommand) -> ExitCode {
         Ok(code) => code,
         Err(Failure::Usage(m)) => usage_error(&m),
         Err(Failure::Invalid(e)) => {
-            eprintln!("{e}");
+            errln!("{e}");
             invalid()
         }
     }
@@ -128,7 +128,7 @@ fn write(path: &PathBuf, bytes: &[u8]) -> Result<(), Failure> {
 }
 
 fn print(j: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(j).unwrap_or_default());
+    outln!("{}", serde_json::to_string_pretty(j).unwrap_or_default());
 }
 
 fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
@@ -167,7 +167,7 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
                 let text = String::from_utf8(read(Some(&path))?)
                     .map_err(|_| Failure::Usage(format!("{} is not UTF-8", path.display())))?;
                 let grains = tools::grains_from_jsonl(&text).map_err(|(line, e)| {
-                    eprintln!("{}:{line}: {e}", path.display());
+                    errln!("{}:{line}: {e}", path.display());
                     Failure::Invalid(e)
                 })?;
                 for g in grains {
@@ -176,7 +176,7 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             }
             for f in &files {
                 let input = tools::read_grain_input(&read(Some(f))?, false).map_err(|e| {
-                    eprintln!("{}: {e}", f.display());
+                    errln!("{}: {e}", f.display());
                     Failure::Invalid(e)
                 })?;
                 entries.push(input.entry_bytes()?);
@@ -195,7 +195,7 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             let data = read(Some(&file))?;
             let mg = MgFile::open(&data)?;
             for i in 0..mg.len() {
-                println!("{}", tools::unpack_line(&mg, i, envelope)?);
+                outln!("{}", tools::unpack_line(&mg, i, envelope)?);
             }
         }
         MgCommand::Verify { file, json } => {
@@ -203,7 +203,7 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             if json {
                 print(&tools::report_json(&report));
             } else {
-                print!("{}", tools::report_text(&report));
+                out!("{}", tools::report_text(&report));
             }
             if !report.is_ok() {
                 return Ok(invalid());

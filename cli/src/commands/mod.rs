@@ -22,6 +22,6 @@ pub fn invalid() -> ExitCode {
 
 /// Exit status 2: a usage or I/O problem; prints the message.
 pub fn usage_error(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
+    errln!("error: {message}");
     ExitCode::from(2)
 }

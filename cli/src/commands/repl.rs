@@ -2,7 +2,7 @@
 //! A query ends with `;` or a blank line and may span several lines; history
 //! is kept for the session. Commands start with `:` — `:help` lists them.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 
 use super::run::{OutputFormat, Session, SessionArgs, print};
@@ -54,21 +54,21 @@ impl Repl {
         let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         match cmd {
             ":quit" | ":q" | ":exit" => return false,
-            ":help" | ":h" => println!("{HELP}"),
+            ":help" | ":h" => outln!("{HELP}"),
             ":history" => {
                 for (i, q) in self.history.iter().enumerate() {
-                    println!("{:>3}  {}", i + 1, q.split_whitespace().collect::<Vec<_>>().join(" "));
+                    outln!("{:>3}  {}", i + 1, q.split_whitespace().collect::<Vec<_>>().join(" "));
                 }
             }
             ":format" => match rest.trim() {
                 "json" => self.format = OutputFormat::Json,
                 "text" => self.format = OutputFormat::Text,
-                other => println!("unknown format {other:?}: json or text"),
+                other => outln!("unknown format {other:?}: json or text"),
             },
             ":explain" => {
                 if let Some(doc) = self.session.check("<explain>", rest) {
                     for q in &doc.queries {
-                        print!("{}", self.session.interp.plan(q, &self.session.opts).to_text());
+                        out!("{}", self.session.interp.plan(q, &self.session.opts).to_text());
                     }
                 }
             }
@@ -76,13 +76,13 @@ impl Repl {
                 let i = n[1..].parse::<usize>().unwrap_or(0);
                 match i.checked_sub(1).and_then(|i| self.history.get(i)).cloned() {
                     Some(q) => {
-                        println!("{q}");
+                        outln!("{q}");
                         self.execute(&q);
                     }
-                    None => println!("no query {i} in the history"),
+                    None => outln!("no query {i} in the history"),
                 }
             }
-            other => println!("unknown command {other}; :help lists them"),
+            other => outln!("unknown command {other}; :help lists them"),
         }
         true
     }
@@ -96,7 +96,7 @@ pub fn run(args: &ReplArgs) -> ExitCode {
     };
     let interactive = std::io::stdin().is_terminal();
     if interactive {
-        println!(
+        outln!(
             "cal repl on the {} memory ({} grains). :help for help.",
             session.label,
             cal_interp::ReadFacade::grain_count(session.interp.facade())
@@ -108,8 +108,8 @@ pub fn run(args: &ReplArgs) -> ExitCode {
     let mut lines = stdin.lock().lines();
     loop {
         if interactive {
-            print!("{}", if buffer.is_empty() { "cal> " } else { "...> " });
-            let _ = std::io::stdout().flush();
+            out!("{}", if buffer.is_empty() { "cal> " } else { "...> " });
+            crate::stdio::flush_out();
         }
         let Some(Ok(line)) = lines.next() else { break };
         let trimmed = line.trim();

@@ -199,14 +199,14 @@ pub fn print(name: &str, source: &str, responses: &[Response], format: OutputFor
                 many => serde_json::to_string_pretty(&many.iter().map(|r| r.json.clone()).collect::<Vec<_>>())
                     .unwrap_or_default(),
             };
-            println!("{text}");
+            outln!("{text}");
         }
         OutputFormat::Text => {
             for r in responses {
                 match formatted_text(&r.json) {
-                    Some(t) if t.ends_with('\n') => print!("{t}"),
-                    Some(t) => println!("{t}"),
-                    None => print!("{}", cal_interp::text::render(r)),
+                    Some(t) if t.ends_with('\n') => out!("{t}"),
+                    Some(t) => outln!("{t}"),
+                    None => out!("{}", cal_interp::text::render(r)),
                 }
             }
         }
