@@ -87,11 +87,12 @@ fn render_doc(req: &AssembleRequest, a: &Assembly, reports: &[SourceReport]) -> 
     }
 }
 
-/// What one more element costs in the output, in tokens: the count of a document holding it
-/// twice minus the count of the document holding it once. Headings, table headers and the
-/// envelope cancel out, so the figure is the element's own line(s) with their separator, as
-/// they appear among others: summing these estimates the formatted total closely (the costs of
-/// elements rendered alone, headers included, would overshoot and under-fill the budget).
+/// What one more element costs in the output, in tokens: what a second copy of it adds to a
+/// document holding it once — the inserted line with its newline (TOON: its row, indented;
+/// templates: the difference of the two documents' counts). Headings, table headers and the
+/// envelope are not charged per element, so summing these estimates the formatted total
+/// closely (costs of elements rendered alone, headers included, would overshoot and
+/// under-fill the budget); `try_assemble` corrects the rest with exact counts.
 fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
     let two = [e.clone(), e.clone()];
     match &req.output {
