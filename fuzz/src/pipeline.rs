@@ -3,8 +3,8 @@
 //!
 //! For every input: no panic anywhere; the JSON form reads back to the same tree; the
 //! printed text parses back to the same tree (compared with `cal_parser::json::to_value`,
-//! which ignores spans) and the checker gives the reparsed tree the same verdict; a tree
-//! the checker accepts always prints to text that parses. For a tree the checker accepts:
+//! which ignores spans) and the checker gives the reparsed tree the same verdict; the text
+//! and JSON forms accept the same trees; a tree the checker accepts prints to text that parses. For a tree the checker accepts:
 //! the plan renders, two executions with the injected clock give the same response, and
 //! the store's digest is unchanged (Tier 0 never writes).
 
@@ -124,6 +124,8 @@ pub fn check_tree(fx: &Fixture, q: &Query) {
         match parsed.ast {
             Some(again) if !parsed.has_errors() => {
                 assert_eq!(to_value(&again), fingerprint, "print → parse changed the tree:\n{text}");
+                // §15.3: whatever the text form accepts, the JSON form accepts too.
+                assert!(json_ok, "the text parses but its JSON form is rejected:\n{text}\n{fingerprint}");
                 let clean_again = !has_errors(&cal_checker::check(&again, None));
                 assert_eq!(clean, clean_again, "the checker judges the reparsed tree differently:\n{text}");
             }
