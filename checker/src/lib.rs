@@ -94,8 +94,9 @@ impl Analysis {
 ///
 /// Queries that have syntax errors are still checked (the parser recovers a
 /// partial tree), so one pass shows everything, except that a check finding
-/// inside the span of a syntax error is dropped (the recovered tree is only a
-/// guess there); every diagnostic with a
+/// that repeats a syntax error is dropped (inside its span, a missing part
+/// before it, a word fragment split off by a stray letter: the recovered tree
+/// is only a guess there); every diagnostic with a
 /// `replacement` gets an `example` showing its query with the fix applied.
 pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     let parsed = cal_parser::parse_document(text);
@@ -108,7 +109,9 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
             let here: Vec<Span> =
                 syntax.iter().copied().filter(|s| s.start >= query.span.start && s.start < next).collect();
             for mut d in statements::check_query(query, params) {
-                if follows_from_syntax(text, d.span, &here) {
+                if syntax.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end)
+                    || follows_from_syntax(text, d.span, &here)
+                {
                     continue;
                 }
                 d.complete_example(text, query.span);
@@ -123,8 +126,8 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
 
 /// Whether a check finding at `span` only repeats a syntax error of its query
 /// (`syntax`): where the parser reported an error the recovered tree is a guess
-/// (one mistake, one diagnostic, docs/spec-decisions.md E1). That is when
-/// * the finding lies inside a syntax error's span;
+/// (one mistake, one diagnostic, docs/spec-decisions.md E1). Besides a finding
+/// inside any syntax error's span (checked by the caller), that is when
 /// * the finding is empty — it reports something missing at that point (a
 ///   REASON, an extractor at the end of a subquery) — and a syntax error comes at
 ///   or after it: the missing part may be what the parser could not read
@@ -133,8 +136,7 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
 ///   (`subj` of `subjеct` with a Cyrillic `е`).
 fn follows_from_syntax(text: &str, span: Span, syntax: &[Span]) -> bool {
     syntax.iter().any(|s| {
-        (s.start <= span.start && span.end <= s.end)
-            || (span.is_empty() && s.start >= span.start)
+        (span.is_empty() && s.start >= span.start)
             || (cal_parser::is_stray_letter(text, *s) && cal_parser::glued_to_stray_letter(text, span, *s))
     })
 }
