@@ -72,3 +72,17 @@ fn other_mistakes_of_a_broken_query_are_still_reported() {
     let got = diagnostics(r#"RECALL beliefs WHERE subjct = "a" AND objеct = "b""#);
     assert_eq!(got.iter().map(|d| d.0).collect::<Vec<_>>(), [Code::E004, Code::E002], "{got:?}");
 }
+
+#[test]
+fn check_alone_skips_the_placeholders_of_a_partial_tree() {
+    // `check_document` on the tree the parser recovered (as a server holding a
+    // partial tree would call it): the placeholders themselves are not judged.
+    for text in ["RECALL WHERE NOT contradicted = true", r#"RECALL beliefs WHERE subject = "a" AND AND object = "b""#] {
+        let doc = cal_parser::parse_document(text).ast.expect("a partial tree");
+        let codes: Vec<Code> = cal_checker::check_document(&doc, None).iter().map(|d| d.code).collect();
+        assert!(codes.is_empty(), "{text}: {codes:?}");
+    }
+    let doc =
+        cal_parser::parse_document("COALESCE(RECALL beliefs, EXISTS sha256:a1b2c3d4)").ast.expect("a partial tree");
+    assert!(cal_checker::check_document(&doc, None).is_empty());
+}
