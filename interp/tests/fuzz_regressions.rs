@@ -23,7 +23,6 @@ fn check_run_regressions() {
     }
     let store = Arc::new(demo::load(NOW_MS).unwrap());
     let before = store_digest(&store);
-    let interp = cal_interp::over(store.clone());
     let opts = ExecOptions::fixed(NOW_MS);
     for (name, data) in files {
         let Ok(text) = std::str::from_utf8(&data) else { continue };
@@ -32,8 +31,9 @@ fn check_run_regressions() {
             continue;
         }
         for q in analysis.document.iter().flat_map(|d| &d.queries) {
-            let first = interp.execute(q, &opts);
-            let second = interp.execute(q, &opts);
+            // A fresh interpreter per run, as in the target: DEFINE TEMPLATE is session state.
+            let run = || cal_interp::over(store.clone()).execute(q, &opts);
+            let (first, second) = (run(), run());
             assert_eq!(first.json, second.json, "{}: same query twice, different responses", name.display());
         }
         assert_eq!(store_digest(&store), before, "{}: the store changed", name.display());
