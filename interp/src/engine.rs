@@ -240,7 +240,7 @@ impl<F: ReadFacade> Interpreter<F> {
             query_hash: envelope::query_hash(query),
             stream,
         };
-        cx.stats.notes.extend(plan.notes.iter().filter(|n| !superseded_note(n)).cloned());
+        cx.stats.notes.extend(plan.notes.iter().cloned());
         let result = run_query(&mut cx, query, &plan);
         if let (Err(d), Some(em)) = (&result, cx.stream.as_mut()) {
             em.error(d);
@@ -296,14 +296,6 @@ impl<F: ReadFacade> Interpreter<F> {
         self.audit(&cx, &response, 0, duration);
         response
     }
-}
-
-/// The planner's remarks that formatting is not implemented: formatting is done here now
-/// (cal-render), so they are not passed on.
-fn superseded_note(n: &str) -> bool {
-    n.starts_with("ASSEMBLE: sources are resolved and returned as JSON")
-        || n.starts_with("DEFINE TEMPLATE is not implemented yet")
-        || (n.starts_with("AS ") && n.contains("output formats are not implemented yet"))
 }
 
 fn run_query(cx: &mut Ctx<'_>, query: &Query, plan: &Plan) -> Result<Map<String, Json>, Diagnostic> {

@@ -395,11 +395,6 @@ fn notes_of(node: &Node, notes: &mut Vec<String>) {
         Node::Batch(entries) => entries.iter().for_each(|(_, n)| notes_of(n, notes)),
         Node::Coalesce(branches) => branches.iter().for_each(|b| recall_notes(b, notes)),
         Node::Assemble(a) => {
-            notes.push(
-                "ASSEMBLE: sources are resolved and returned as JSON; budget allocation, progressive disclosure and \
-                 FORMAT rendering are not implemented yet"
-                    .into(),
-            );
             for (_, s) in &a.sources {
                 if let SourcePlan::Recall(r) = s {
                     recall_notes(r, notes);
@@ -410,7 +405,9 @@ fn notes_of(node: &Node, notes: &mut Vec<String>) {
             "Tier 1 statement: executing it requires Tier 1, and is refused with CAL-E044 when Tier 1 is not enabled"
                 .into(),
         ),
-        Node::DefineTemplate(_) => notes.push("DEFINE TEMPLATE is not implemented yet; nothing is registered".into()),
+        Node::DefineTemplate(_) => notes.push(
+            "DEFINE TEMPLATE registers the template for the request's namespace; nothing is written to memory".into(),
+        ),
         Node::Exists(_) | Node::History(_) | Node::Explain(_) | Node::Describe { .. } => {}
     }
 }
@@ -418,9 +415,6 @@ fn notes_of(node: &Node, notes: &mut Vec<String>) {
 fn recall_notes(r: &RecallPlan, notes: &mut Vec<String>) {
     if let Some(p) = &r.limit.param {
         notes.push(format!("LIMIT ${p} is not bound yet; the bound assumes the maximum, {MAX_LIMIT}"));
-    }
-    if let Some(f) = r.recall().as_format {
-        notes.push(format!("AS {}: output formats are not implemented yet; the result is JSON", f.format.as_str()));
     }
     for (_, sub) in &r.subqueries {
         recall_notes(sub, notes);

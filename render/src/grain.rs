@@ -55,7 +55,9 @@ impl GrainInput {
     /// `is_withdrawal` as the past-tense words §10.6 shows (`granted` / `withdrawn`).
     /// Domain fields (`hc:patient_id`) are top-level fields, else keys of the `context` map.
     pub fn field(&self, field: &str) -> Option<Value> {
-        if field != "context" {
+        // `goal_state` is stored in OMS words (`satisfied`) and shown in CAL's (`completed`), so
+        // it always goes through the mapping below.
+        if field != "context" && field != "goal_state" {
             if let Some(v) = self.raw(field) {
                 return Some(v.clone());
             }
