@@ -2,7 +2,7 @@
 //! `## Context: <intent>`, a bold heading per source (per type for RECALL),
 //! one bullet per grain with its detail attributes in parentheses.
 
-use super::{Doc, group_by_type, heading, is_bare, split_attrs};
+use super::{Doc, group_by_type, heading, is_bare, one_line, split_attrs};
 use crate::project::Element;
 
 /// The context heading of an ASSEMBLE.
@@ -19,16 +19,22 @@ pub fn source_heading(label: &str) -> String {
 /// `- alice: complete Q1 review (active)`.
 pub fn element(el: &Element) -> String {
     let (lead, rest) = split_attrs(el);
-    let lead: Vec<String> = lead.iter().map(|a| a.value.text()).collect();
+    let lead: Vec<String> = lead.iter().map(|a| one_line(&a.value.text()).into_owned()).collect();
     let mut s = String::from("- ");
     if !lead.is_empty() {
         s.push_str(&lead.join(" "));
         s.push_str(if el.tag == "belief" { " " } else { ": " });
     }
-    s.push_str(&el.content);
+    s.push_str(&one_line(&el.content));
     let paren: Vec<String> = rest
         .iter()
-        .map(|a| if is_bare(&a.name) { a.value.text() } else { format!("{}: {}", a.name, a.value.text()) })
+        .map(|a| {
+            if is_bare(&a.name) {
+                one_line(&a.value.text()).into_owned()
+            } else {
+                format!("{}: {}", a.name, one_line(&a.value.text()).into_owned())
+            }
+        })
         .collect();
     if !paren.is_empty() {
         s.push_str(&format!(" ({})", paren.join(", ")));

@@ -73,6 +73,16 @@ pub(crate) fn split_attrs(el: &Element) -> (Vec<&Attr>, Vec<&Attr>) {
     el.attrs.iter().partition(|a| lead_names.contains(&a.name.as_str()) && a.name != "action")
 }
 
+/// Text on one line: the prose formats (sml, markdown, text) write one element per line, so a
+/// line break inside grain content or an attribute value becomes a space there. The data
+/// formats (json, yaml, toon, triples) keep it, escaped.
+pub(crate) fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains(['\n', '\r']) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.replace("\r\n", " ").replace(['\n', '\r'], " "))
+}
+
 /// Attributes written as a bare value in prose formats (`(active)` rather than `(state: active)`).
 pub(crate) fn is_bare(name: &str) -> bool {
     matches!(name, "state" | "phase" | "type" | "role" | "time" | "action")
@@ -95,4 +105,41 @@ pub(crate) fn group_by_type(elements: &[Element]) -> Vec<(&str, Vec<&Element>)> 
         }
     }
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::Scalar;
+    use cal_grammar::GrainType;
+
+    fn multi_line() -> Element {
+        Element {
+            grain_type: Some(GrainType::Belief),
+            tag: "belief".into(),
+            group: "beliefs".into(),
+            content: "alice prefers\ndark mode\r\nat night".into(),
+            attrs: vec![Attr { name: "subject".into(), value: Scalar::Str("alice\nsmith".into()) }],
+            triple: ("alice".into(), "prefers".into(), "dark mode".into()),
+        }
+    }
+
+    #[test]
+    fn prose_formats_keep_one_element_per_line() {
+        let els = [multi_line(), multi_line()];
+        let opts = ProjectionOptions::default();
+        for format in [FormatName::Sml, FormatName::Markdown, FormatName::Text] {
+            let out = render(format, Doc::Recall(&els), &opts);
+            let element_lines = out.lines().filter(|l| l.contains("alice")).count();
+            assert_eq!(element_lines, 2, "{format:?}:\n{out}");
+            assert!(out.contains("alice prefers dark mode at night"), "{format:?}:\n{out}");
+        }
+    }
+
+    #[test]
+    fn data_formats_keep_line_breaks() {
+        let els = [multi_line()];
+        let out = render(FormatName::Json, Doc::Recall(&els), &ProjectionOptions::default());
+        assert!(out.contains(r"alice prefers\ndark mode"), "{out}");
+    }
 }

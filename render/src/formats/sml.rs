@@ -3,13 +3,13 @@
 //! Attribute values escape `& < > "`; text content escapes `& < >`, so no
 //! grain text can open or close a tag.
 
-use super::{Doc, Source};
+use super::{Doc, Source, one_line};
 use crate::project::Element;
 
-/// `&`, `<`, `>` and `"` as entities (attribute values).
+/// `&`, `<`, `>` and `"` as entities (attribute values), on one line.
 pub fn escape_attr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    for c in one_line(s).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -21,9 +21,9 @@ pub fn escape_attr(s: &str) -> String {
     out
 }
 
-/// `&`, `<` and `>` as entities (text content).
+/// `&`, `<` and `>` as entities (text content), on one line.
 pub fn escape_text(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    one_line(s).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// Element and attribute names come from closed tables or PROJECT field names; anything else
