@@ -104,7 +104,7 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     }
     let mut corpus = cal_conformance::load_corpus(&dir);
     for e in &corpus.errors {
-        eprintln!("corpus: {e}");
+        errln!("corpus: {e}");
     }
     let mut imp: Box<dyn Implementation> = match &args.adapter {
         Some(cmd) => Box::new(Subprocess::new(cmd, Duration::from_millis(args.timeout_ms))),
@@ -135,9 +135,9 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     }
     if args.json {
         let j = report::summary_json(&summary, &outcomes);
-        println!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
     } else {
-        print!("{}", report::human(&hello, &summary, &outcomes, args.max_failures));
+        out!("{}", report::human(&hello, &summary, &outcomes, args.max_failures));
     }
     if summary.declared_certified() { super::OK } else { super::invalid() }
 }
@@ -171,13 +171,13 @@ fn print_stats(json: bool, cases: Option<PathBuf>) -> ExitCode {
     }
     let corpus = cal_conformance::load_corpus(&dir);
     for e in &corpus.errors {
-        eprintln!("corpus: {e}");
+        errln!("corpus: {e}");
     }
     let s = stats::measure(&corpus.cases);
     if json {
-        println!("{}", serde_json::to_string_pretty(&s.to_json()).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&s.to_json()).unwrap_or_default());
     } else {
-        print!("{}", s.to_text());
+        out!("{}", s.to_text());
     }
     super::OK
 }
@@ -189,11 +189,11 @@ fn write_seeds(out: &std::path::Path, cases: Option<PathBuf>) -> ExitCode {
     }
     let corpus = cal_conformance::load_corpus(&dir);
     for e in &corpus.errors {
-        eprintln!("corpus: {e}");
+        errln!("corpus: {e}");
     }
     match seeds::write(&corpus.cases, out) {
         Ok(n) => {
-            println!("{n} seed files from {} cases under {}", corpus.cases.len(), out.display());
+            outln!("{n} seed files from {} cases under {}", corpus.cases.len(), out.display());
             super::OK
         }
         Err(e) => super::usage_error(&format!("cannot write seeds under {}: {e}", out.display())),
