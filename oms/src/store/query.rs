@@ -313,15 +313,7 @@ pub(crate) fn sort_records<'a>(
         }
         a.address.cmp(&b.address)
     };
-    if let Some(k) = keep {
-        if k == 0 {
-            keyed.clear();
-        } else if k < keyed.len() {
-            keyed.select_nth_unstable_by(k - 1, cmp);
-            keyed.truncate(k);
-        }
-    }
-    keyed.sort_unstable_by(cmp);
+    top_sorted(&mut keyed, keep, cmp);
     keyed.into_iter().map(|(_, r, s)| (r, s)).collect()
 }
 
@@ -343,15 +335,7 @@ fn sort_by_created(mut items: Vec<(&Record, f64)>, descending: bool, keep: Optio
         };
         o.then_with(|| a.address.cmp(&b.address))
     };
-    if let Some(k) = keep {
-        if k == 0 {
-            items.clear();
-        } else if k < items.len() {
-            items.select_nth_unstable_by(k - 1, cmp);
-            items.truncate(k);
-        }
-    }
-    items.sort_unstable_by(cmp);
+    top_sorted(&mut items, keep, cmp);
     items
 }
 
@@ -361,6 +345,13 @@ fn sort_by_address(mut items: Vec<(&Record, f64)>, descending: bool, keep: Optio
     let cmp = |(a, _): &(&Record, f64), (b, _): &(&Record, f64)| {
         if descending { b.address.cmp(&a.address) } else { a.address.cmp(&b.address) }
     };
+    top_sorted(&mut items, keep, cmp);
+    items
+}
+
+/// Sorts `items` by `cmp`, keeping only the first `keep` when given: a partial selection
+/// first, so a LIMIT over a large candidate set does not sort what it will drop.
+fn top_sorted<T>(items: &mut Vec<T>, keep: Option<usize>, cmp: impl Fn(&T, &T) -> Ordering + Copy) {
     if let Some(k) = keep {
         if k == 0 {
             items.clear();
@@ -370,7 +361,6 @@ fn sort_by_address(mut items: Vec<(&Record, f64)>, descending: bool, keep: Optio
         }
     }
     items.sort_unstable_by(cmp);
-    items
 }
 
 /// A sort key value; `created_at` is read without cloning the field map entry.
