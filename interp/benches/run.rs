@@ -17,6 +17,7 @@ use std::time::Instant;
 use cal_interp::{ExecOptions, Interpreter, OmsFacade};
 use divan::{Bencher, black_box};
 use oms::store::{Store, StoreConfig};
+use oms::synthetic::{lcg, text, word};
 use oms::{ContentAddress, Grain};
 
 fn main() {
@@ -26,41 +27,6 @@ fn main() {
 const NOW: i64 = 1_772_798_400_000;
 const RELATIONS: [&str; 8] =
     ["mg:prefers", "mg:knows", "works_on", "mg:avoids", "member_of", "mg:requires", "status", "mg:infers"];
-
-fn n() -> usize {
-    std::env::var("CAL_BENCH_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000)
-}
-
-fn lcg(x: u64) -> u64 {
-    x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407)
-}
-
-/// A pronounceable pseudo-word; index 0..5000.
-fn word(i: u64) -> String {
-    const SYL: [&str; 20] = [
-        "ka", "lo", "mi", "ne", "ru", "sa", "te", "vi", "zo", "pa", "qu", "ri", "do", "fe", "gu", "ha", "ji", "bo",
-        "ce", "wy",
-    ];
-    format!("{}{}{}", SYL[(i % 20) as usize], SYL[((i / 20) % 20) as usize], SYL[((i / 400) % 20) as usize])
-}
-
-/// A word index with a Zipf-like skew: small indexes are much more frequent.
-fn skewed(r: u64) -> u64 {
-    let u = (r >> 11) as f64 / (1u64 << 53) as f64;
-    ((5000f64).powf(u) - 1.0) as u64 % 5000
-}
-
-fn text(seed: u64) -> String {
-    let mut r = lcg(seed);
-    let len = 3 + r % 6;
-    (0..len)
-        .map(|_| {
-            r = lcg(r);
-            word(skewed(r))
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 fn grain(i: usize) -> Vec<u8> {
     let r = lcg(i as u64 ^ 0x9e37_79b9_7f4a_7c15);
@@ -96,7 +62,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
-        let n = n();
+        let n = oms::synthetic::size_from_env("CAL_BENCH_N");
         let t = Instant::now();
         let store = Store::new(StoreConfig { track_access: false, ..StoreConfig::fixed_clock(NOW) });
         for i in 0..n {

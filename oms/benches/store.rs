@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use divan::{Bencher, black_box};
 use oms::store::{CmpOp, Filter, Query, SaveOptions, Store, StoreConfig};
+use oms::synthetic::{lcg, word};
 use oms::{ContentAddress, Grain, Value};
 
 fn main() {
@@ -16,24 +17,6 @@ fn main() {
 }
 
 const RELATIONS: [&str; 4] = ["prefers", "knows", "works_at", "avoids"];
-
-fn n() -> usize {
-    std::env::var("OMS_BENCH_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000)
-}
-
-/// A deterministic pseudo-word vocabulary of 5,000 words.
-fn word(i: u64) -> String {
-    const SYL: [&str; 20] = [
-        "ka", "lo", "mi", "ne", "ru", "sa", "te", "vi", "zo", "pa", "qu", "ri", "do", "fe", "gu", "ha", "ji", "bo",
-        "ce", "wy",
-    ];
-    let i = i % 5_000;
-    format!("{}{}{}", SYL[(i % 20) as usize], SYL[((i / 20) % 20) as usize], SYL[((i / 400) % 20) as usize])
-}
-
-fn lcg(x: u64) -> u64 {
-    x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407)
-}
 
 /// Grain i: 20 grains per subject, 5 per (subject, relation).
 fn grain(i: usize) -> Vec<u8> {
@@ -69,7 +52,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
-        let n = n();
+        let n = oms::synthetic::size_from_env("OMS_BENCH_N");
         let t = Instant::now();
         let blobs: Vec<Vec<u8>> = (0..n).map(grain).collect();
         eprintln!("generated {n} blobs in {:?}", t.elapsed());

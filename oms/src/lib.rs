@@ -22,6 +22,7 @@ pub mod mg;
 pub mod msgpack;
 pub mod schema;
 pub mod store;
+pub mod synthetic;
 pub mod time;
 pub mod tools;
 pub mod types;

@@ -18,6 +18,7 @@ use cal_interp::{ExecOptions, Interpreter, OmsFacade};
 use divan::{Bencher, black_box};
 use oms::Grain;
 use oms::store::{Store, StoreConfig};
+use oms::synthetic::{lcg, text};
 
 fn main() {
     divan::main();
@@ -26,35 +27,6 @@ fn main() {
 const NOW: i64 = 1_772_798_400_000;
 const DAY: i64 = 86_400_000;
 const RELATIONS: [&str; 6] = ["prefers", "mg:knows", "works_on", "mg:avoids", "member_of", "mg:requires"];
-
-fn n() -> usize {
-    std::env::var("CAL_BENCH_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000)
-}
-
-fn lcg(x: u64) -> u64 {
-    x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407)
-}
-
-fn word(i: u64) -> String {
-    const SYL: [&str; 20] = [
-        "ka", "lo", "mi", "ne", "ru", "sa", "te", "vi", "zo", "pa", "qu", "ri", "do", "fe", "gu", "ha", "ji", "bo",
-        "ce", "wy",
-    ];
-    format!("{}{}{}", SYL[(i % 20) as usize], SYL[((i / 20) % 20) as usize], SYL[((i / 400) % 20) as usize])
-}
-
-fn text(seed: u64) -> String {
-    let mut r = lcg(seed);
-    let len = 3 + r % 6;
-    (0..len)
-        .map(|_| {
-            r = lcg(r);
-            let u = (r >> 11) as f64 / (1u64 << 53) as f64;
-            word(((5000f64).powf(u) - 1.0) as u64 % 5000)
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 fn encode(j: &serde_json::Value) -> Vec<u8> {
     Grain::from_json(j).expect("valid grain").encode().expect("encodes").bytes
@@ -120,7 +92,7 @@ fn alice(store: &Store) {
 fn interp() -> &'static Interpreter<OmsFacade> {
     static I: OnceLock<Interpreter<OmsFacade>> = OnceLock::new();
     I.get_or_init(|| {
-        let n = n();
+        let n = oms::synthetic::size_from_env("CAL_BENCH_N");
         let t = Instant::now();
         let store = Store::new(StoreConfig { track_access: false, ..StoreConfig::fixed_clock(NOW) });
         for i in 0..n.saturating_sub(330) {
