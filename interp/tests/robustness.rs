@@ -3,32 +3,16 @@
 //! explained and executed on the demo memory, with and without bindings.
 //! Each must come back as a response, never a panic.
 
-use std::path::Path;
+mod common;
+
 use std::sync::Arc;
 
 use cal_interp::demo::{self, NOW_MS};
 use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade};
 
-fn cal_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            cal_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "cal") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_corpus_query_gets_a_response() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    for dir in ["parser/tests/corpus", "checker/tests/corpus", "examples"] {
-        cal_files(&root.join(dir), &mut files);
-    }
-    files.sort();
+    let files = common::corpus_files();
     let store = Arc::new(demo::load(NOW_MS).unwrap());
     let plain = cal_interp::over(store.clone());
     let confined = Interpreter::new(

@@ -3,6 +3,8 @@
 //! non-streamed text in every format and never split an element; cancellation with a valid
 //! partial result; the error event; one full stream as a snapshot.
 
+mod common;
+
 use std::sync::{Arc, OnceLock};
 
 use cal_interp::stream::{CancelToken, Control, Event, EventBody};
@@ -621,29 +623,12 @@ fn events_as_server_sent_events_and_in_the_audit_trail() {
     assert!(audit.entries().pop().unwrap().stream.is_none(), "not streamed: no streaming fields");
 }
 
-fn cal_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            cal_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "cal") {
-            out.push(p);
-        }
-    }
-}
-
 /// Every ASSEMBLE of the parser's and checker's corpora (valid or not, recovered trees
 /// included) streams without a panic, completed or cancelled at its first event, and its
 /// stream ends as its response says.
 #[test]
 fn every_corpus_assemble_streams_and_ends_as_its_response_says() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    for dir in ["parser/tests/corpus", "checker/tests/corpus", "examples"] {
-        cal_files(&root.join(dir), &mut files);
-    }
-    files.sort();
+    let files = common::corpus_files();
     let interp = interp();
     let mut assembles = 0;
     for f in &files {

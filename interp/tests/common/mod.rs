@@ -288,3 +288,26 @@ pub fn body(j: &Json) -> Json {
     }
     j
 }
+
+/// Every `.cal` file of the parser's and checker's corpora and of `examples/`, sorted: the
+/// queries the robustness and streaming tests run (valid or not, recovered trees included).
+pub fn corpus_files() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "cal") {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for dir in ["parser/tests/corpus", "checker/tests/corpus", "examples"] {
+        walk(&root.join(dir), &mut files);
+    }
+    files.sort();
+    files
+}
