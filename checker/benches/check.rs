@@ -19,19 +19,7 @@ WITH contradiction_detection
 | LIMIT 10"#;
 
 /// §8.2's flagship ASSEMBLE.
-const ASSEMBLE: &str = r#"CAL/1 ASSEMBLE user_context
-FOR "conversation about alice's preferences and goals"
-FROM
-beliefs: (RECALL beliefs ABOUT "alice" WHERE relation = "prefers" LIMIT 20),
-goals: (RECALL goals ABOUT "alice" RECENT 10),
-events: (RECALL events WHERE user_id = "alice" RECENT 5),
-history: (RECALL beliefs ABOUT "alice"
-WHERE relation = "prefers" WITH superseded
-| ORDER BY time DESC | LIMIT 3)
-BUDGET 2000 tokens
-PRIORITY beliefs > goals > events > history
-FORMAT markdown
-WITH progressive_disclosure, dedup(subject)"#;
+const ASSEMBLE: &str = cal_parser::spec_examples::ASSEMBLE_8_2;
 
 /// A query with ten mistakes: the cost of building diagnostics with suggestions.
 const MISTAKES: &str = r#"RECALL goals WHERE subjct = "alice" AND goal_state = "done" AND confidence >= 80

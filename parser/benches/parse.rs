@@ -14,19 +14,7 @@ fn main() {
 pub const SIMPLE_RECALL: &str = r#"RECALL beliefs ABOUT "alice" WHERE relation = "mg:prefers" AND confidence >= 0.8 AND tags INCLUDE ["ui", "preference"] WITH superseded | ORDER BY confidence DESC | LIMIT 10 AS markdown"#;
 
 /// §8.2, verbatim.
-pub const ASSEMBLE_8_2: &str = r#"CAL/1 ASSEMBLE user_context
-FOR "conversation about alice's preferences and goals"
-FROM
-beliefs: (RECALL beliefs ABOUT "alice" WHERE relation = "prefers" LIMIT 20),
-goals: (RECALL goals ABOUT "alice" RECENT 10),
-events: (RECALL events WHERE user_id = "alice" RECENT 5),
-history: (RECALL beliefs ABOUT "alice"
-WHERE relation = "prefers" WITH superseded
-| ORDER BY time DESC | LIMIT 3)
-BUDGET 2000 tokens
-PRIORITY beliefs > goals > events > history
-FORMAT markdown
-WITH progressive_disclosure, dedup(subject)"#;
+pub const ASSEMBLE_8_2: &str = cal_parser::spec_examples::ASSEMBLE_8_2;
 
 /// Twelve queries in the style of the spec's examples.
 pub const SPEC_LIKE: [&str; 12] = [

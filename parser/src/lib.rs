@@ -10,6 +10,7 @@
 pub mod ast;
 pub mod json;
 pub mod print;
+pub mod spec_examples;
 mod syntax;
 
 use ast::{Document, Query};

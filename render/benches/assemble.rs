@@ -106,22 +106,10 @@ fn interp() -> &'static Interpreter<OmsFacade> {
 
 /// §8.2's example, with the format and (for the second query) `dedup` substituted.
 fn query(format: &str, dedup: bool) -> String {
-    let with = if dedup { "WITH progressive_disclosure, dedup(subject)" } else { "WITH progressive_disclosure" };
-    format!(
-        r#"CAL/1 ASSEMBLE user_context
-FOR "conversation about alice's preferences and goals"
-FROM
-beliefs: (RECALL beliefs ABOUT "alice" WHERE relation = "prefers" LIMIT 20),
-goals: (RECALL goals ABOUT "alice" RECENT 10),
-events: (RECALL events WHERE user_id = "alice" RECENT 5),
-history: (RECALL beliefs ABOUT "alice"
-WHERE relation = "prefers" WITH superseded
-| ORDER BY time DESC | LIMIT 3)
-BUDGET 2000 tokens
-PRIORITY beliefs > goals > events > history
-FORMAT {format}
-{with}"#
-    )
+    let q = cal_parser::spec_examples::ASSEMBLE_8_2.replace("FORMAT markdown", &format!("FORMAT {format}"));
+    let q = if dedup { q } else { q.replace(", dedup(subject)", "") };
+    assert!(q.contains(&format!("FORMAT {format}")) && q.contains("dedup(subject)") == dedup, "{q}");
+    q
 }
 
 /// What `cal run` does for one query, to the formatted text.
