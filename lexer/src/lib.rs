@@ -11,6 +11,7 @@ mod keywords;
 mod prelex;
 mod scan;
 mod strings;
+mod swar;
 mod template;
 mod token;
 

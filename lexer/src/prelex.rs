@@ -53,8 +53,8 @@ pub fn is_bidi_control(c: char) -> bool {
 /// displayed ("Trojan Source") just as well (docs/spec-decisions.md).
 pub fn check_bidi(text: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    // Most queries are ASCII, and `is_ascii` checks a word at a time.
-    if text.is_ascii() {
+    // Most queries are ASCII.
+    if crate::swar::is_ascii(text.as_bytes()) {
         return out;
     }
     let bytes = text.as_bytes();

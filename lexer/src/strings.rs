@@ -11,7 +11,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 /// common case, so the hot path does not allocate here.
 pub fn string_value(raw: &str) -> Cow<'_, str> {
     // Most literals are short ASCII without escapes: one pass decides, and they are already NFC.
-    if raw.bytes().all(|b| b != b'\\' && b.is_ascii()) {
+    if crate::swar::is_plain_ascii(raw.as_bytes()) {
         return Cow::Borrowed(raw);
     }
     let unescaped: Cow<'_, str> = if raw.contains('\\') {
@@ -41,7 +41,7 @@ pub fn string_value(raw: &str) -> Cow<'_, str> {
 
 /// NFC-normalizes, borrowing when the text is already NFC (all ASCII text is).
 pub fn nfc(text: Cow<'_, str>) -> Cow<'_, str> {
-    if text.is_ascii() || is_nfc_quick(text.chars()) == IsNormalized::Yes {
+    if crate::swar::is_ascii(text.as_bytes()) || is_nfc_quick(text.chars()) == IsNormalized::Yes {
         return text;
     }
     Cow::Owned(text.nfc().collect())

@@ -102,6 +102,9 @@ fn empty_query(text: &str) -> Diagnostic {
 /// (recovery can visit the same bad token twice) and the syntax errors of
 /// word fragments split off by a stray letter (see [`glued_to_stray_letter`]).
 fn finish(text: &str, mut diagnostics: Vec<Diagnostic>, query_span: Option<Span>) -> Vec<Diagnostic> {
+    if diagnostics.is_empty() {
+        return diagnostics;
+    }
     let whole = query_span.unwrap_or(Span::new(0, text.len()));
     for d in &mut diagnostics {
         d.complete_example(text, whole);

@@ -70,8 +70,8 @@ pub(crate) fn number(p: &mut Cursor<'_, '_>) -> PResult<(Number, Span)> {
     };
     let span = p.bump();
     let n = if text.contains('.') {
-        match text.parse::<f64>() {
-            Ok(f) if f.is_finite() => Number::Float(f),
+        match super::numbers::decimal(text) {
+            Some(f) if f.is_finite() => Number::Float(f),
             _ => {
                 p.report(number_error(text, span, "it is out of range", "Use a number of ordinary size."));
                 Number::Float(0.0)

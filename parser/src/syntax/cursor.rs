@@ -9,6 +9,14 @@
 //! list item and rewinds (`SELECT a, | …`), what that item lacked is kept, and
 //! an error reported behind it names it instead. Nothing is reported at or
 //! before a position already reported, so one mistake yields one message.
+//!
+//! That bookkeeping is only needed when there is an error to report, and most
+//! queries have none. So a query is first parsed *untracked*: nothing is
+//! recorded, and the first error abandons the attempt (the cursor jumps to the
+//! end of the input, where every production stops). Only a query whose
+//! untracked parse met an error or a diagnostic is parsed again, tracked, and
+//! that second parse alone decides what is reported. Control flow never reads
+//! the bookkeeping, so the tree of an error-free query is the same either way.
 
 use super::expected::{Expect, Expected, Found, token_bit};
 use cal_grammar::{Diagnostic, Keyword, Span};
@@ -53,10 +61,15 @@ pub(crate) struct Cursor<'s, 't> {
     /// Token index of the furthest syntax error reported, so one mistake yields one message.
     last_error_at: Option<usize>,
     pub depth: u32,
+    /// Whether expectations are recorded and errors reported (see the module docs).
+    track: bool,
+    /// An untracked parse met an error and was abandoned.
+    failed: bool,
 }
 
 impl<'s, 't> Cursor<'s, 't> {
-    pub fn new(src: &'s str, toks: &'t [(Token<'s>, Span)]) -> Self {
+    /// A cursor at the first token; `track` records expectations for error messages.
+    pub fn new(src: &'s str, toks: &'t [(Token<'s>, Span)], track: bool) -> Self {
         Cursor {
             src,
             toks,
@@ -66,7 +79,15 @@ impl<'s, 't> Cursor<'s, 't> {
             expected: Expected::at(0),
             last_error_at: None,
             depth: 0,
+            track,
+            failed: false,
         }
+    }
+
+    /// True when this untracked parse met an error or a diagnostic, so that
+    /// the query must be parsed again with tracking to report it.
+    pub fn needs_tracked_parse(&self) -> bool {
+        !self.track && (self.failed || !self.diags.is_empty())
     }
 
     /// The next token, if any.
@@ -132,7 +153,7 @@ impl<'s, 't> Cursor<'s, 't> {
 
     #[inline(always)]
     fn note(&mut self, bit: u8) {
-        if self.expected_here() {
+        if self.track && self.expected_here() {
             self.expected.tokens |= 1u128 << bit;
         }
     }
@@ -140,7 +161,7 @@ impl<'s, 't> Cursor<'s, 't> {
     /// Records that a named thing ("a field name") would be accepted here.
     #[inline]
     pub fn expect_label(&mut self, label: Expect) {
-        if self.expected_here() {
+        if self.track && self.expected_here() {
             self.expected.labels |= 1 << (label as u8);
         }
     }
@@ -166,7 +187,7 @@ impl<'s, 't> Cursor<'s, 't> {
     /// condition" rather than "expected a field name").
     #[inline]
     pub fn relabel(&mut self, label: Expect) {
-        if self.expected_here() {
+        if self.track && self.expected_here() {
             self.expected = Expected::label_at(self.pos, label);
         }
     }
@@ -250,6 +271,10 @@ impl<'s, 't> Cursor<'s, 't> {
     /// (once per position) and bails.
     #[cold]
     pub fn error(&mut self) -> Bail {
+        if !self.track {
+            self.abandon();
+            return Bail;
+        }
         self.expected_here();
         let exp = self.expected;
         self.expected = Expected::at(0);
@@ -260,7 +285,19 @@ impl<'s, 't> Cursor<'s, 't> {
     /// Reports "unexpected `X`; expected `label`" at the current position, whatever
     /// else was recorded there: a stretch of text that is skipped.
     pub fn error_skipping(&mut self, label: Expect) {
+        if !self.track {
+            self.abandon();
+            return;
+        }
         self.report_unexpected(Expected::label_at(self.pos, label));
+    }
+
+    /// Ends an untracked parse at its first error: the cursor moves to the end of
+    /// the input, where every production stops, and stays there.
+    #[cold]
+    fn abandon(&mut self) {
+        self.failed = true;
+        self.pos = self.toks.len();
     }
 
     fn report_unexpected(&mut self, exp: Expected) {
@@ -335,6 +372,9 @@ impl<'s, 't> Cursor<'s, 't> {
     /// Goes back to a position taken with [`Cursor::mark`] (what was expected further on is kept).
     #[inline]
     pub fn reset(&mut self, mark: (usize, u32)) {
+        if self.failed {
+            return;
+        }
         (self.pos, self.last_end) = mark;
     }
 

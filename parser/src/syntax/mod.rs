@@ -15,6 +15,7 @@ mod assemble;
 mod common;
 mod cursor;
 mod expected;
+mod numbers;
 mod recall;
 mod statements;
 
@@ -89,12 +90,26 @@ fn expect_end(p: &mut Cursor<'_, '_>) -> PResult<()> {
 }
 
 /// Parses a single query followed by an optional `;` and the end of input.
+/// Untracked first, tracked again only when there is something to report (cursor.rs).
+#[inline(always)]
 pub(crate) fn single_query(src: &str, toks: &[(Token<'_>, Span)]) -> (Option<Query>, Vec<Diagnostic>) {
-    let mut p = Cursor::new(src, toks);
-    let q = query(&mut p).ok().flatten();
-    p.eat(Token::Semicolon);
-    let _ = expect_end(&mut p);
+    let mut p = Cursor::new(src, toks, false);
+    let q = query_to_end(&mut p);
+    if !p.needs_tracked_parse() {
+        return (q, p.diags);
+    }
+    drop(q);
+    let mut p = Cursor::new(src, toks, true);
+    let q = query_to_end(&mut p);
     (q, p.diags)
+}
+
+#[inline(always)]
+fn query_to_end(p: &mut Cursor<'_, '_>) -> Option<Query> {
+    let q = query(p).ok().flatten();
+    p.eat(Token::Semicolon);
+    let _ = expect_end(p);
+    q
 }
 
 /// Parses a document: queries separated by `;`. A query that fails is skipped
@@ -102,7 +117,8 @@ pub(crate) fn single_query(src: &str, toks: &[(Token<'_>, Span)]) -> (Option<Que
 /// complete query that is not `;` is reported and skipped, keeping the query;
 /// a `;` with no query before it is an empty query (CAL-E014).
 pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Vec<Diagnostic>) {
-    let mut p = Cursor::new(src, toks);
+    // A document is an editor's buffer, parsed once per change: always tracked.
+    let mut p = Cursor::new(src, toks, true);
     let mut queries = Vec::new();
     while !p.at_end() {
         if p.peek() == Some(Token::Semicolon) {
@@ -129,4 +145,46 @@ pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Ve
         p.eat(Token::Semicolon);
     }
     (queries, p.diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every query of the parser's corpus, ok and err.
+    fn corpus() -> Vec<String> {
+        let mut out = Vec::new();
+        for dir in ["ok", "err"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(dir);
+            for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+                if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                    out.push(text);
+                }
+            }
+        }
+        assert!(out.len() > 200, "corpus not found");
+        out
+    }
+
+    /// The untracked first parse is only kept when it met nothing to report; then its
+    /// tree must be the tracked parse's, and the tracked parse must report nothing either.
+    #[test]
+    fn untracked_parse_agrees_with_tracked_parse() {
+        let mut kept = 0;
+        for text in corpus() {
+            let lexed = cal_lexer::lex(&text);
+            let mut untracked = Cursor::new(&text, &lexed.tokens, false);
+            let fast = query_to_end(&mut untracked);
+            let mut tracked = Cursor::new(&text, &lexed.tokens, true);
+            let slow = query_to_end(&mut tracked);
+            if untracked.needs_tracked_parse() {
+                assert!(!tracked.diags.is_empty() || !lexed.diagnostics.is_empty(), "{text}");
+            } else {
+                kept += 1;
+                assert_eq!(fast, slow, "{text}");
+                assert!(tracked.diags.is_empty(), "{text}");
+            }
+        }
+        assert!(kept > 100, "{kept}");
+    }
 }

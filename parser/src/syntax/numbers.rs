@@ -1,0 +1,77 @@
+//! Number literals to values without the general-purpose float parser.
+//!
+//! Almost every decimal in a query is short (`0.8`, `0.75`), and for those
+//! the exact answer is one division: when the digits, read as an integer,
+//! fit in 53 bits and the power of ten is itself exact, IEEE division rounds
+//! the quotient correctly, which is the value `str::parse` returns (Clinger's
+//! fast path). Anything longer goes to `str::parse`.
+
+/// Powers of ten that an `f64` holds exactly.
+const EXACT_POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// `-?digits(.digits)?` as written by the lexer, to the nearest `f64`.
+pub(crate) fn decimal(text: &str) -> Option<f64> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let bytes = body.as_bytes();
+    // At most 15 digits: the integer they spell is below 2^53, so exact in an f64.
+    if bytes.len() <= 16 {
+        let mut mantissa = 0u64;
+        let mut fraction_digits = None;
+        let mut digits = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'0'..=b'9' => {
+                    mantissa = mantissa * 10 + u64::from(b - b'0');
+                    digits += 1;
+                }
+                b'.' if fraction_digits.is_none() => fraction_digits = Some(bytes.len() - i - 1),
+                _ => return text.parse().ok(),
+            }
+        }
+        if digits > 0 && digits <= 15 {
+            let value = mantissa as f64 / EXACT_POW10[fraction_digits.unwrap_or(0)];
+            return Some(if negative { -value } else { value });
+        }
+    }
+    text.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal;
+    use proptest::prelude::*;
+
+    #[test]
+    fn agrees_with_the_standard_parser_on_written_examples() {
+        for t in [
+            "0.8",
+            "0.75",
+            "-0.5",
+            "1.0",
+            "0.1",
+            "0.3",
+            "123456789012345.0",
+            "1234567890.12345",
+            "0.000000000000001",
+            "-999999999999999",
+            "9007199254740993.5",
+            "0.30000000000000004",
+            "1.7976931348623157",
+            "12",
+            "00.10",
+        ] {
+            assert_eq!(decimal(t).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_the_standard_parser(int in "-?[0-9]{1,12}", frac in "[0-9]{0,12}") {
+            let t = if frac.is_empty() { int } else { format!("{int}.{frac}") };
+            prop_assert_eq!(decimal(&t).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{}", t);
+        }
+    }
+}
