@@ -59,6 +59,14 @@ fn assemble_8_2(b: Bencher) {
     b.bench(|| parse_query(black_box(ASSEMBLE_8_2)));
 }
 
+/// The simple RECALL with its tree freed inside the timed region, as a caller
+/// that parses, uses and drops a query pays; 64 parses per sample, so that
+/// the timer's own cost (about 20 ns a reading) is spread thin.
+#[divan::bench(sample_size = 64)]
+fn simple_recall_and_drop(b: Bencher) {
+    b.bench(|| drop(parse_query(black_box(SIMPLE_RECALL))));
+}
+
 /// All twelve per iteration; divide by 12 for the average.
 #[divan::bench]
 fn twelve_spec_like(b: Bencher) {

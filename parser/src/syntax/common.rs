@@ -41,16 +41,18 @@ pub(crate) fn int_lit(p: &mut Cursor<'_, '_>) -> PResult<IntLit> {
         _ => return Err(p.error_expecting(Expect::Integer)),
     };
     let span = p.bump();
-    let value = if text.contains('.') || text.starts_with('-') {
-        p.report(number_error(
-            text,
-            span,
-            "a whole number of zero or more is required here",
-            "Write the number as digits only, without a sign or a decimal point, e.g. `20`.",
-        ));
-        0
-    } else {
-        text.parse::<u64>().unwrap_or_else(|_| {
+    let value = match super::numbers::unsigned(text) {
+        Some(v) => v,
+        None if text.contains('.') || text.starts_with('-') => {
+            p.report(number_error(
+                text,
+                span,
+                "a whole number of zero or more is required here",
+                "Write the number as digits only, without a sign or a decimal point, e.g. `20`.",
+            ));
+            0
+        }
+        None => {
             p.report(number_error(
                 text,
                 span,
@@ -58,7 +60,7 @@ pub(crate) fn int_lit(p: &mut Cursor<'_, '_>) -> PResult<IntLit> {
                 "Use a smaller number; the limits of §17.3 are far below this.",
             ));
             0
-        })
+        }
     };
     Ok(IntLit { value, span })
 }
