@@ -117,8 +117,19 @@ fn query_to_end(p: &mut Cursor<'_, '_>) -> Option<Query> {
 /// complete query that is not `;` is reported and skipped, keeping the query;
 /// a `;` with no query before it is an empty query (CAL-E014).
 pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Vec<Diagnostic>) {
-    // A document is an editor's buffer, parsed once per change: always tracked.
+    // As for a single query: untracked first, tracked only when there is something to report.
+    let mut p = Cursor::new(src, toks, false);
+    let fast = queries(&mut p);
+    if !p.needs_tracked_parse() {
+        return (fast, p.diags);
+    }
+    drop(fast);
     let mut p = Cursor::new(src, toks, true);
+    let tracked = queries(&mut p);
+    (tracked, p.diags)
+}
+
+fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
     let mut queries = Vec::new();
     while !p.at_end() {
         if p.peek() == Some(Token::Semicolon) {
@@ -130,7 +141,7 @@ pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Ve
             );
             continue;
         }
-        if let Ok(Some(q)) = query(&mut p) {
+        if let Ok(Some(q)) = query(p) {
             queries.push(q);
         }
         if p.at_end() || p.eat(Token::Semicolon).is_some() {
@@ -144,7 +155,7 @@ pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Ve
         }
         p.eat(Token::Semicolon);
     }
-    (queries, p.diags)
+    queries
 }
 
 #[cfg(test)]
@@ -180,6 +191,29 @@ mod tests {
             if untracked.needs_tracked_parse() {
                 assert!(!tracked.diags.is_empty() || !lexed.diagnostics.is_empty(), "{text}");
             } else {
+                kept += 1;
+                assert_eq!(fast, slow, "{text}");
+                assert!(tracked.diags.is_empty(), "{text}");
+            }
+        }
+        assert!(kept > 100, "{kept}");
+    }
+
+    /// The same for documents: the whole corpus as one `;`-separated document, and each
+    /// error-free query twice in one.
+    #[test]
+    fn untracked_document_parse_agrees_with_tracked_parse() {
+        let all = corpus();
+        let mut documents = vec![all.join(";\n")];
+        documents.extend(all.iter().map(|q| format!("{q};\n{q}")));
+        let mut kept = 0;
+        for text in documents {
+            let lexed = cal_lexer::lex(&text);
+            let mut untracked = Cursor::new(&text, &lexed.tokens, false);
+            let fast = queries(&mut untracked);
+            let mut tracked = Cursor::new(&text, &lexed.tokens, true);
+            let slow = queries(&mut tracked);
+            if !untracked.needs_tracked_parse() {
                 kept += 1;
                 assert_eq!(fast, slow, "{text}");
                 assert!(tracked.diags.is_empty(), "{text}");
