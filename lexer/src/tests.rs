@@ -270,6 +270,14 @@ mod scanner_agrees_with_logos {
             same(&src)?;
         }
 
+        /// Identifier bytes against their neighbours in the byte order (`@`, `[`, the
+        /// backtick, `{`, `/`, `:`, DEL, a Latin-1 letter), where word scanning eight
+        /// bytes at a time could go wrong.
+        #[test]
+        fn on_word_edges(src in "[a-zA-Z0-9_@\\[`{/:\u{7f}\u{c0}é \"\\\\]{0,40}") {
+            same(&src)?;
+        }
+
         #[test]
         fn on_anything(src in "\\PC{0,60}") {
             same(&src)?;

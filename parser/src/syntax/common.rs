@@ -93,6 +93,22 @@ pub(crate) fn number(p: &mut Cursor<'_, '_>) -> PResult<(Number, Span)> {
     Ok((n, span))
 }
 
+/// `[ value, … ]`, from its `[`.
+fn array_items(p: &mut Cursor<'_, '_>) -> PResult<Vec<Value>> {
+    p.bump();
+    let mut items = Vec::new();
+    if !p.at(Token::RBracket) {
+        loop {
+            items.push(value(p)?);
+            if p.eat(Token::Comma).is_none() {
+                break;
+            }
+        }
+    }
+    p.expect(Token::RBracket)?;
+    Ok(items)
+}
+
 /// `$name`.
 pub(crate) fn param(p: &mut Cursor<'_, '_>) -> PResult<(Text, Span)> {
     match p.peek() {
@@ -165,19 +181,11 @@ pub(crate) fn value(p: &mut Cursor<'_, '_>) -> PResult<Value> {
         }
         Some(Token::LBracket) => {
             p.enter()?;
-            p.bump();
-            let mut items = Vec::new();
-            if !p.at(Token::RBracket) {
-                loop {
-                    items.push(value(p)?);
-                    if p.eat(Token::Comma).is_none() {
-                        break;
-                    }
-                }
-            }
-            p.expect(Token::RBracket)?;
+            // Left on every path, a broken array's too: a level kept would count
+            // against every later query of the document (CAL-E007).
+            let items = array_items(p);
             p.leave();
-            ValueKind::Array(items)
+            ValueKind::Array(items?)
         }
         _ => return Err(p.error_expecting(Expect::Value)),
     };

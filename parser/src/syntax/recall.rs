@@ -60,6 +60,13 @@ pub(crate) fn recall(p: &mut Cursor<'_, '_>) -> PResult<Recall> {
 /// fields), and a statement or subquery keeps it boxed, so it is never moved whole.
 pub(crate) fn recall_boxed(p: &mut Cursor<'_, '_>) -> PResult<Box<Recall>> {
     p.enter()?;
+    // Left on every path (see `value`'s arrays).
+    let r = recall_body(p);
+    p.leave();
+    r
+}
+
+fn recall_body(p: &mut Cursor<'_, '_>) -> PResult<Box<Recall>> {
     let start = p.start();
     p.expect_kw(Keyword::Recall)?;
     let mut r = Box::<Recall>::default();
@@ -87,7 +94,6 @@ pub(crate) fn recall_boxed(p: &mut Cursor<'_, '_>) -> PResult<Box<Recall>> {
         }
     }
     r.span = p.since(start);
-    p.leave();
     Ok(r)
 }
 

@@ -1,0 +1,33 @@
+//! The parser's own nesting cap (48 levels, CAL-E007): where it starts, and
+//! that a broken construct gives its level back so that later queries of the
+//! same document are not refused for it.
+
+use cal_grammar::Code;
+use cal_parser::{parse_document, parse_query};
+
+fn codes(diagnostics: &[cal_grammar::Diagnostic]) -> Vec<Code> {
+    diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// A RECALL is one level and each array one more: 47 arrays are the 48th level.
+#[test]
+fn arrays_nest_up_to_the_cap_and_not_one_more() {
+    let nested =
+        |depth: usize| format!("RECALL beliefs WHERE tags INCLUDE {}\"x\"{}", "[".repeat(depth), "]".repeat(depth));
+    let at = parse_query(&nested(47));
+    assert!(!codes(&at.diagnostics).contains(&Code::E007), "{:?}", at.diagnostics);
+    let over = parse_query(&nested(48));
+    assert!(codes(&over.diagnostics).contains(&Code::E007), "{:?}", over.diagnostics);
+}
+
+/// Found in review: a broken array kept its nesting level, so after 47 of them a
+/// document refused its next, valid query as nested too deep.
+#[test]
+fn broken_arrays_give_their_level_back() {
+    let mut doc = "RECALL beliefs WHERE a = [;\n".repeat(60);
+    doc.push_str("RECALL beliefs WHERE tags INCLUDE [\"x\"]");
+    let parsed = parse_document(&doc);
+    let codes = codes(&parsed.diagnostics);
+    assert!(!codes.contains(&Code::E007), "{codes:?}");
+    assert_eq!(parsed.ast.map(|d| d.queries.len()), Some(61));
+}
