@@ -90,18 +90,28 @@ fn expect_end(p: &mut Cursor<'_, '_>) -> PResult<()> {
 }
 
 /// Parses a single query followed by an optional `;` and the end of input.
-/// Untracked first, tracked again only when there is something to report (cursor.rs).
 #[inline(always)]
 pub(crate) fn single_query(src: &str, toks: &[(Token<'_>, Span)]) -> (Option<Query>, Vec<Diagnostic>) {
+    untracked_first(src, toks, query_to_end)
+}
+
+/// Runs `parse` untracked, and again tracked only when the first run met an
+/// error or a diagnostic; the diagnostics are those of the run kept (cursor.rs).
+#[inline(always)]
+fn untracked_first<'s, T>(
+    src: &'s str,
+    toks: &[(Token<'s>, Span)],
+    parse: impl Fn(&mut Cursor<'s, '_>) -> T,
+) -> (T, Vec<Diagnostic>) {
     let mut p = Cursor::new(src, toks, false);
-    let q = query_to_end(&mut p);
+    let fast = parse(&mut p);
     if !p.needs_tracked_parse() {
-        return (q, p.diags);
+        return (fast, p.diags);
     }
-    drop(q);
+    drop(fast);
     let mut p = Cursor::new(src, toks, true);
-    let q = query_to_end(&mut p);
-    (q, p.diags)
+    let tracked = parse(&mut p);
+    (tracked, p.diags)
 }
 
 #[inline(always)]
@@ -117,16 +127,7 @@ fn query_to_end(p: &mut Cursor<'_, '_>) -> Option<Query> {
 /// complete query that is not `;` is reported and skipped, keeping the query;
 /// a `;` with no query before it is an empty query (CAL-E014).
 pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Vec<Diagnostic>) {
-    // As for a single query: untracked first, tracked only when there is something to report.
-    let mut p = Cursor::new(src, toks, false);
-    let fast = queries(&mut p);
-    if !p.needs_tracked_parse() {
-        return (fast, p.diags);
-    }
-    drop(fast);
-    let mut p = Cursor::new(src, toks, true);
-    let tracked = queries(&mut p);
-    (tracked, p.diags)
+    untracked_first(src, toks, queries)
 }
 
 fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
@@ -177,48 +178,42 @@ mod tests {
         out
     }
 
-    /// The untracked first parse is only kept when it met nothing to report; then its
-    /// tree must be the tracked parse's, and the tracked parse must report nothing either.
+    /// Parses `text` both ways with `parse`. The untracked run is only kept when it met
+    /// nothing to report; then its result must be the tracked run's, and the tracked run
+    /// must report nothing either. When it is not kept, something is reported. Returns
+    /// whether it was kept.
+    fn untracked_agrees_with_tracked<T: PartialEq + std::fmt::Debug>(
+        text: &str,
+        parse: impl Fn(&mut Cursor<'_, '_>) -> T,
+    ) -> bool {
+        let lexed = cal_lexer::lex(text);
+        let mut untracked = Cursor::new(text, &lexed.tokens, false);
+        let fast = parse(&mut untracked);
+        let mut tracked = Cursor::new(text, &lexed.tokens, true);
+        let slow = parse(&mut tracked);
+        if untracked.needs_tracked_parse() {
+            assert!(!tracked.diags.is_empty() || !lexed.diagnostics.is_empty(), "{text}");
+            return false;
+        }
+        assert_eq!(fast, slow, "{text}");
+        assert!(tracked.diags.is_empty(), "{text}");
+        true
+    }
+
     #[test]
     fn untracked_parse_agrees_with_tracked_parse() {
-        let mut kept = 0;
-        for text in corpus() {
-            let lexed = cal_lexer::lex(&text);
-            let mut untracked = Cursor::new(&text, &lexed.tokens, false);
-            let fast = query_to_end(&mut untracked);
-            let mut tracked = Cursor::new(&text, &lexed.tokens, true);
-            let slow = query_to_end(&mut tracked);
-            if untracked.needs_tracked_parse() {
-                assert!(!tracked.diags.is_empty() || !lexed.diagnostics.is_empty(), "{text}");
-            } else {
-                kept += 1;
-                assert_eq!(fast, slow, "{text}");
-                assert!(tracked.diags.is_empty(), "{text}");
-            }
-        }
+        let kept = corpus().iter().filter(|text| untracked_agrees_with_tracked(text, query_to_end)).count();
         assert!(kept > 100, "{kept}");
     }
 
     /// The same for documents: the whole corpus as one `;`-separated document, and each
-    /// error-free query twice in one.
+    /// query twice in one.
     #[test]
     fn untracked_document_parse_agrees_with_tracked_parse() {
         let all = corpus();
         let mut documents = vec![all.join(";\n")];
         documents.extend(all.iter().map(|q| format!("{q};\n{q}")));
-        let mut kept = 0;
-        for text in documents {
-            let lexed = cal_lexer::lex(&text);
-            let mut untracked = Cursor::new(&text, &lexed.tokens, false);
-            let fast = queries(&mut untracked);
-            let mut tracked = Cursor::new(&text, &lexed.tokens, true);
-            let slow = queries(&mut tracked);
-            if !untracked.needs_tracked_parse() {
-                kept += 1;
-                assert_eq!(fast, slow, "{text}");
-                assert!(tracked.diags.is_empty(), "{text}");
-            }
-        }
+        let kept = documents.iter().filter(|text| untracked_agrees_with_tracked(text, queries)).count();
         assert!(kept > 100, "{kept}");
     }
 }
