@@ -39,15 +39,35 @@ pub struct Lexed<'src> {
 /// Tokenizes `src`. Never fails and never panics: problems become diagnostics
 /// and [`Token::Error`] tokens, so the parser can still recover around them.
 pub fn lex(src: &str) -> Lexed<'_> {
+    lex_into(src, Vec::new())
+}
+
+/// [`lex`], writing the tokens into `buffer` (emptied first), so that a caller
+/// that lexes often can keep one allocation: see [`recycle`].
+pub fn lex_into<'s>(src: &'s str, mut buffer: Vec<(Token<'s>, Span)>) -> Lexed<'s> {
+    buffer.clear();
     if src.len() >= u32::MAX as usize {
         // Spans are u32; nothing this large is a query or an editable document.
         let span = Span::new(0, src.len());
         let d = Diagnostic::new(Code::E001, span, "The text is larger than 4 GiB and cannot be lexed.");
-        return Lexed { tokens: vec![(Token::Error, span)], diagnostics: vec![d] };
+        buffer.push((Token::Error, span));
+        return Lexed { tokens: buffer, diagnostics: vec![d] };
     }
-    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 4 + 4), diagnostics: check_bidi(src) };
+    buffer.reserve(src.len() / 4 + 4);
+    let mut out = Lexed { tokens: buffer, diagnostics: check_bidi(src) };
     scan::scan(src, &mut out);
     out
+}
+
+/// The empty token list of one text, with its allocation, retyped for
+/// another text: tokens borrow their text, so a buffer cannot outlive it, but
+/// its memory can. An empty vector mapped to one of the same layout is
+/// collected in place by the standard library, keeping the allocation
+/// (`recycling_keeps_the_allocation` checks it); were that ever not so, this
+/// would allocate, and nothing else would change.
+pub fn recycle<'a, 'b>(mut tokens: Vec<(Token<'a>, Span)>) -> Vec<(Token<'b>, Span)> {
+    tokens.clear();
+    tokens.into_iter().map(|(_, span)| (Token::Error, span)).collect()
 }
 
 /// The same tokens as [`lex`], driven by the `logos` DFA of `token.rs`: the

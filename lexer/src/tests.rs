@@ -10,6 +10,22 @@ fn codes(src: &str) -> Vec<&'static str> {
 }
 
 #[test]
+fn recycling_keeps_the_allocation() {
+    let text = String::from("RECALL beliefs WHERE subject = \"alice\"");
+    let lexed = lex(&text);
+    let (ptr, capacity) = (lexed.tokens.as_ptr() as usize, lexed.tokens.capacity());
+    let buffer = recycle(lexed.tokens);
+    assert!(buffer.is_empty());
+    assert_eq!((buffer.as_ptr() as usize, buffer.capacity()), (ptr, capacity));
+    drop(text);
+    // The buffer outlives the text it was made for and serves the next one.
+    let next = String::from("EXISTS $x");
+    let again = lex_into(&next, buffer);
+    assert_eq!(again.tokens.as_ptr() as usize, ptr);
+    assert_eq!(again.tokens.len(), 2);
+}
+
+#[test]
 fn every_keyword_lexes_as_itself_in_any_case() {
     for k in Keyword::ALL {
         let upper = k.as_str();
