@@ -90,27 +90,24 @@ fn an_adapter_that_accepts_everything_is_certified_at_no_level() {
 #[test]
 fn the_command_line_reports_the_broken_adapter_and_exits_1() {
     let data = conformance_dir().join("tests/data");
-    let out = Command::new(CAL)
-        .args(["conformance", "run", "--adapter"])
-        .arg(format!("'{CAL}' conformance adapter --broken accept-all"))
-        .arg("--cases")
-        .arg(data.join("cases"))
-        .arg("--fixtures")
-        .arg(data.join("fixtures"))
-        .output()
-        .expect("cal runs");
+    let run = |extra: &[&str]| {
+        Command::new(CAL)
+            .args(["conformance", "run"])
+            .args(extra)
+            .arg("--adapter")
+            .arg(format!("'{CAL}' conformance adapter --broken accept-all"))
+            .arg("--cases")
+            .arg(data.join("cases"))
+            .arg("--fixtures")
+            .arg(data.join("fixtures"))
+            .output()
+            .expect("cal runs")
+    };
+    let out = run(&[]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("certified level: none"), "{text}");
-    let json = Command::new(CAL)
-        .args(["conformance", "run", "--json", "--adapter"])
-        .arg(format!("'{CAL}' conformance adapter --broken accept-all"))
-        .arg("--cases")
-        .arg(data.join("cases"))
-        .arg("--fixtures")
-        .arg(data.join("fixtures"))
-        .output()
-        .expect("cal runs");
+    let json = run(&["--json"]);
     let summary: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
     assert_eq!(cal_conformance::report::validate_line(&summary), Ok(()));
     assert!(summary["failures"].as_array().is_some_and(|f| f.len() > 30));

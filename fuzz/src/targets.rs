@@ -43,16 +43,23 @@ pub fn print_idempotent(data: &[u8]) {
         return;
     }
     for q in parsed.ast.iter().flat_map(|d| &d.queries) {
-        let printed = cal_parser::print::query_to_text(q);
-        if printed.len() > MAX_QUERY_BYTES {
-            // Canonical spacing may push a query near the limit over it (CAL-E001); not a printer bug.
-            continue;
-        }
-        let again = cal_parser::parse_query(&printed);
-        assert!(!again.has_errors(), "printed text does not parse:\n{printed}\n{:?}", again.diagnostics);
-        let q2 = again.ast.expect("no errors means a tree");
+        let Some((printed, q2)) = reparse_printed(q) else { continue };
         assert_eq!(printed, cal_parser::print::query_to_text(&q2), "printing is not idempotent");
     }
+}
+
+/// Prints `q` and parses the text again, which must succeed; `None` when the
+/// canonical spacing pushed a query near the limit over it (CAL-E001), which
+/// is not a printer bug.
+fn reparse_printed(q: &cal_parser::ast::Query) -> Option<(String, cal_parser::ast::Query)> {
+    let printed = cal_parser::print::query_to_text(q);
+    if printed.len() > MAX_QUERY_BYTES {
+        return None;
+    }
+    let again = cal_parser::parse_query(&printed);
+    assert!(!again.has_errors(), "printed text does not parse:\n{printed}\n{:?}", again.diagnostics);
+    let tree = again.ast.expect("no errors means a tree");
+    Some((printed, tree))
 }
 
 /// JSON → text → JSON: a document accepted from `application/json+cal` prints to text
@@ -61,14 +68,8 @@ pub fn json_roundtrip(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(doc) = cal_parser::json::from_json_text(text) else { return };
     for q in &doc.queries {
+        let Some((printed, q2)) = reparse_printed(q) else { continue };
         let json = cal_parser::json::query_to_json(q);
-        let printed = cal_parser::print::query_to_text(q);
-        if printed.len() > MAX_QUERY_BYTES {
-            continue;
-        }
-        let again = cal_parser::parse_query(&printed);
-        assert!(!again.has_errors(), "printed text does not parse:\n{printed}\n{:?}", again.diagnostics);
-        let q2 = again.ast.expect("no errors means a tree");
         assert_eq!(json, cal_parser::json::query_to_json(&q2), "JSON → text → JSON changed:\n{printed}");
     }
 }

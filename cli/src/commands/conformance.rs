@@ -164,15 +164,25 @@ fn serve(broken: Option<&str>) -> ExitCode {
     }
 }
 
-fn print_stats(json: bool, cases: Option<PathBuf>) -> ExitCode {
+/// The case corpus at `cases` (or the repository's), its load errors reported;
+/// a usage error when there is no such directory.
+fn corpus_at(cases: Option<PathBuf>) -> Result<cal_conformance::Corpus, ExitCode> {
     let dir = cases.unwrap_or_else(cal_conformance::default_cases_dir);
     if !dir.is_dir() {
-        return super::usage_error(&format!("no corpus directory at {}", dir.display()));
+        return Err(super::usage_error(&format!("no corpus directory at {}", dir.display())));
     }
     let corpus = cal_conformance::load_corpus(&dir);
     for e in &corpus.errors {
         errln!("corpus: {e}");
     }
+    Ok(corpus)
+}
+
+fn print_stats(json: bool, cases: Option<PathBuf>) -> ExitCode {
+    let corpus = match corpus_at(cases) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let s = stats::measure(&corpus.cases);
     if json {
         outln!("{}", serde_json::to_string_pretty(&s.to_json()).unwrap_or_default());
@@ -183,14 +193,10 @@ fn print_stats(json: bool, cases: Option<PathBuf>) -> ExitCode {
 }
 
 fn write_seeds(out: &std::path::Path, cases: Option<PathBuf>) -> ExitCode {
-    let dir = cases.unwrap_or_else(cal_conformance::default_cases_dir);
-    if !dir.is_dir() {
-        return super::usage_error(&format!("no corpus directory at {}", dir.display()));
-    }
-    let corpus = cal_conformance::load_corpus(&dir);
-    for e in &corpus.errors {
-        errln!("corpus: {e}");
-    }
+    let corpus = match corpus_at(cases) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     match seeds::write(&corpus.cases, out) {
         Ok(n) => {
             outln!("{n} seed files from {} cases under {}", corpus.cases.len(), out.display());
