@@ -34,6 +34,11 @@ pub struct Lexed<'src> {
     pub tokens: Vec<(Token<'src>, Span)>,
     /// Lexical diagnostics, in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The text is ASCII and no string literal holds a backslash, so every
+    /// [`Token::Str`]'s text is its value as written (no escape to resolve,
+    /// and ASCII is NFC): the parser then need not call [`string_value`].
+    /// False whenever the lexer is not sure, which costs only that call.
+    pub plain: bool,
 }
 
 /// Tokenizes `src`. Never fails and never panics: problems become diagnostics
@@ -51,11 +56,20 @@ pub fn lex_into<'s>(src: &'s str, mut buffer: Vec<(Token<'s>, Span)>) -> Lexed<'
         let span = Span::new(0, src.len());
         let d = Diagnostic::new(Code::E001, span, "The text is larger than 4 GiB and cannot be lexed.");
         buffer.push((Token::Error, span));
-        return Lexed { tokens: buffer, diagnostics: vec![d] };
+        return Lexed { tokens: buffer, diagnostics: vec![d], plain: false };
     }
     buffer.reserve(src.len() / 4 + 4);
-    let mut out = Lexed { tokens: buffer, diagnostics: check_bidi(src) };
+    let mut out = Lexed { tokens: buffer, diagnostics: Vec::new(), plain: true };
     scan::scan(src, &mut out);
+    // Every byte outside ASCII is in a string, a comment, a template body or
+    // input the scanner rejected, and each of those clears `plain`: a plain
+    // text holds no bidi control, and most queries are spared the search.
+    if !out.plain {
+        let bidi = check_bidi(src);
+        if !bidi.is_empty() {
+            out.diagnostics.splice(0..0, bidi);
+        }
+    }
     out
 }
 
@@ -78,9 +92,9 @@ pub(crate) fn lex_with_logos(src: &str) -> Lexed<'_> {
         // Spans are u32; nothing this large is a query or an editable document.
         let span = Span::new(0, src.len());
         let d = Diagnostic::new(Code::E001, span, "The text is larger than 4 GiB and cannot be lexed.");
-        return Lexed { tokens: vec![(Token::Error, span)], diagnostics: vec![d] };
+        return Lexed { tokens: vec![(Token::Error, span)], diagnostics: vec![d], plain: false };
     }
-    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 4 + 4), diagnostics: check_bidi(src) };
+    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 4 + 4), diagnostics: check_bidi(src), plain: false };
     let mut base = 0usize;
     'restart: loop {
         let mut lexer = Token::lexer(&src[base..]);

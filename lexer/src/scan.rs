@@ -5,7 +5,7 @@
 //! `token.rs`), which reports it and says where scanning resumes. Words are
 //! classified by the generated table in `keywords.rs`.
 
-use crate::swar::{is_ident, is_word_start, quote_or_backslash};
+use crate::swar::{is_ident, is_word_start, quote_backslash_or_high, quote_or_backslash};
 use crate::{Lexed, Token, excluded, hash_literal, keywords, malformed, template};
 use cal_grammar::{ExcludedWord, Span};
 
@@ -29,6 +29,8 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
             match keywords::classify(word) {
                 None if word == "sha256" && bytes.get(j) == Some(&b':') => {
                     i = hash_literal(src, start, out);
+                    // An abbreviated hash may end in `…`.
+                    out.plain &= bytes[start..i].is_ascii();
                     continue;
                 }
                 None => {
@@ -49,6 +51,8 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                 }
                 Some(tok @ Token::Kw(k)) if template::is_section(k) => {
                     out.tokens.push((tok, Span { start: start as u32, end: j as u32 }));
+                    // A template body is raw text, whatever its characters.
+                    out.plain = false;
                     i = template::section_body(src, j, k, out).unwrap_or(j);
                     continue;
                 }
@@ -67,7 +71,9 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                     continue;
                 }
                 b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                    i = bytes[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
+                    let end = bytes[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
+                    out.plain &= bytes[i..end].is_ascii();
+                    i = end;
                     continue;
                 }
                 b'-' | b'0'..=b'9' => {
@@ -77,7 +83,7 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                         j += 1;
                     }
                     if j == digits {
-                        i = malformed(src, start, out);
+                        i = unscanned(src, start, out);
                         continue;
                     }
                     if j + 1 < n && bytes[j] == b'.' && bytes[j + 1].is_ascii_digit() {
@@ -87,20 +93,25 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                         }
                     }
                     if j < n && (is_ident(bytes[j]) || bytes[j] == b'.') {
-                        i = malformed(src, start, out);
+                        i = unscanned(src, start, out);
                         continue;
                     }
                     i = j;
                     Token::Number(&src[start..j])
                 }
                 b'"' => {
-                    let mut j = quote_or_backslash(bytes, i + 1);
-                    // A backslash takes the byte after it, whatever it is (`\"` does not close).
-                    while j < n && bytes[j] == b'\\' {
-                        j = quote_or_backslash(bytes, j + 2);
+                    let mut j = quote_backslash_or_high(bytes, i + 1);
+                    if j < n && bytes[j] != b'"' {
+                        // An escape or a non-ASCII character: the value is not the text as is.
+                        out.plain = false;
+                        j = quote_or_backslash(bytes, j);
+                        // A backslash takes the byte after it, whatever it is (`\"` does not close).
+                        while j < n && bytes[j] == b'\\' {
+                            j = quote_or_backslash(bytes, j + 2);
+                        }
                     }
                     if j >= n {
-                        i = malformed(src, start, out);
+                        i = unscanned(src, start, out);
                         continue;
                     }
                     i = j + 1;
@@ -115,7 +126,7 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                         i = j;
                         Token::Param(&src[start + 1..j])
                     } else {
-                        i = malformed(src, start, out);
+                        i = unscanned(src, start, out);
                         continue;
                     }
                 }
@@ -146,7 +157,7 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                 b'>' => punct(&mut i, Token::Gt),
                 b'<' => punct(&mut i, Token::Lt),
                 _ => {
-                    i = malformed(src, start, out);
+                    i = unscanned(src, start, out);
                     continue;
                 }
             }
@@ -158,6 +169,14 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
             i += 1;
         }
     }
+}
+
+/// Input the scanner does not take (`malformed` classifies and reports it),
+/// which may hold any character: the text is no longer known to be plain.
+#[cold]
+fn unscanned<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
+    out.plain = false;
+    malformed(src, start, out)
 }
 
 #[inline]

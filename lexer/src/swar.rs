@@ -98,6 +98,23 @@ pub(crate) fn quote_or_backslash(bytes: &[u8], mut j: usize) -> usize {
     j
 }
 
+/// The offset of the first `"`, `\` or non-ASCII byte at or after `j`, or the
+/// end of the text: where a string literal stops being its own value as written.
+#[inline(always)]
+pub(crate) fn quote_backslash_or_high(bytes: &[u8], mut j: usize) -> usize {
+    while let Some(w) = word_at(bytes, j) {
+        let hit = zero_bytes(w ^ splat(b'"')) | zero_bytes(w ^ splat(b'\\')) | (w & HIGH);
+        if hit != 0 {
+            return j + (hit.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    while j < bytes.len() && bytes[j] != b'"' && bytes[j] != b'\\' && bytes[j] < 0x80 {
+        j += 1;
+    }
+    j
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +159,8 @@ mod tests {
             let from = from.min(bytes.len());
             let expected = bytes[from..].iter().position(|&c| c == b'"' || c == b'\\').map_or(bytes.len(), |p| from + p);
             prop_assert_eq!(quote_or_backslash(bytes, from), expected);
+            let expected = bytes[from..].iter().position(|&c| c == b'"' || c == b'\\' || c >= 0x80).map_or(bytes.len(), |p| from + p);
+            prop_assert_eq!(quote_backslash_or_high(bytes, from), expected);
         }
     }
 }

@@ -9,6 +9,31 @@ fn codes(src: &str) -> Vec<&'static str> {
     lex(src).diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
+/// `plain` holds exactly when no string needs unescaping or normalizing and no
+/// character outside ASCII could hide a bidi control; each way of clearing it.
+#[test]
+fn plain_texts() {
+    let plain = |src: &str| lex(src).plain;
+    assert!(plain(r#"RECALL beliefs ABOUT "alice" WHERE tags INCLUDE ["a", "b"] | LIMIT 5"#));
+    assert!(plain("EXISTS sha256:a1b2c3d4 -- ascii comment"));
+    assert!(plain(r#"RECALL ABOUT """#));
+    // An escape, anywhere in a string.
+    assert!(!plain(r#"RECALL ABOUT "say \"hi\"""#));
+    assert!(!plain(r#"RECALL ABOUT "a long string, longer than eight bytes\\""#));
+    // Non-ASCII in a string (before and after the first eight bytes), a comment,
+    // rejected input, an abbreviated hash, a template body.
+    assert!(!plain("RECALL ABOUT \"caf\u{e9}\""));
+    assert!(!plain("RECALL ABOUT \"a string of some length \u{e9}\""));
+    assert!(!plain("RECALL beliefs -- caf\u{e9}"));
+    assert!(!plain("RECALL b\u{e9}liefs"));
+    assert!(!plain("EXISTS sha256:a1b2c3d4\u{2026}"));
+    assert!(!plain("DEFINE TEMPLATE t ELEMENT { {{subject}} }"));
+    // Bidi controls are still found where they hide.
+    for text in ["RECALL ABOUT \"a\u{202E}b\"", "RECALL beliefs -- \u{2066}", "RECALL \u{202E}beliefs"] {
+        assert_eq!(codes(text).first(), Some(&"CAL-E071"), "{text:?}");
+    }
+}
+
 #[test]
 fn recycling_keeps_the_allocation() {
     let text = String::from("RECALL beliefs WHERE subject = \"alice\"");
@@ -276,6 +301,14 @@ mod scanner_agrees_with_logos {
         prop_assert_eq!(&fast.tokens, &reference.tokens, "{:?}", src);
         let codes = |l: &Lexed<'_>| l.diagnostics.iter().map(|d| (d.code, d.span)).collect::<Vec<_>>();
         prop_assert_eq!(codes(&fast), codes(&reference), "{:?}", src);
+        if fast.plain {
+            prop_assert!(src.is_ascii(), "{:?}", src);
+            for (t, _) in &fast.tokens {
+                if let Token::Str(raw) = t {
+                    prop_assert!(!raw.contains('\\'), "{:?}", src);
+                }
+            }
+        }
         Ok(())
     }
 

@@ -61,7 +61,7 @@ pub fn parse_query(text: &str) -> Parsed<Query> {
         keep_tokens(lexed.tokens);
         return Parsed { ast: None, diagnostics: vec![empty_query(text)] };
     }
-    let (ast, syntax) = syntax::single_query(text, &lexed.tokens);
+    let (ast, syntax) = syntax::single_query(text, &lexed);
     keep_tokens(lexed.tokens);
     let mut diagnostics = lexed.diagnostics;
     diagnostics.extend(syntax);
@@ -99,7 +99,7 @@ pub fn parse_document(text: &str) -> Parsed<Document> {
         }
         return Parsed { ast: Some(Document { queries: Vec::new() }), diagnostics };
     }
-    let (queries, syntax) = syntax::document(text, &lexed.tokens);
+    let (queries, syntax) = syntax::document(text, &lexed);
     keep_tokens(lexed.tokens);
     let mut diagnostics = lexed.diagnostics;
     diagnostics.extend(syntax);

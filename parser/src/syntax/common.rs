@@ -15,12 +15,19 @@ pub(crate) fn list<T>(first: T) -> Vec<T> {
     v
 }
 
+/// The value of a string literal from its raw text: escapes resolved and
+/// NFC-normalized, unless the lexer found the whole text plain.
+#[inline]
+fn string_text(p: &Cursor<'_, '_>, raw: &str) -> Text {
+    if p.plain { Text::from(raw) } else { string_value(raw).into() }
+}
+
 /// A string literal, escapes resolved and NFC-normalized.
 pub(crate) fn string_lit(p: &mut Cursor<'_, '_>) -> PResult<StringLit> {
     match p.peek() {
         Some(Token::Str(raw)) => {
             let span = p.bump();
-            Ok(StringLit { value: string_value(raw).into(), span })
+            Ok(StringLit { value: string_text(p, raw), span })
         }
         // Already reported by the lexer (an unterminated or single-quoted string).
         Some(Token::Error) => Ok(StringLit { value: Text::default(), span: p.bump() }),
@@ -154,7 +161,7 @@ pub(crate) fn value(p: &mut Cursor<'_, '_>) -> PResult<Value> {
     let kind = match p.peek() {
         Some(Token::Str(raw)) => {
             p.bump();
-            ValueKind::String(string_value(raw).into())
+            ValueKind::String(string_text(p, raw))
         }
         Some(Token::Number(_)) => ValueKind::Number(number(p)?.0),
         Some(Token::Kw(Keyword::True)) => {

@@ -65,11 +65,14 @@ pub(crate) struct Cursor<'s, 't> {
     track: bool,
     /// An untracked parse met an error and was abandoned.
     failed: bool,
+    /// Every string token's text is its value ([`cal_lexer::Lexed::plain`]).
+    pub plain: bool,
 }
 
 impl<'s, 't> Cursor<'s, 't> {
-    /// A cursor at the first token; `track` records expectations for error messages.
-    pub fn new(src: &'s str, toks: &'t [(Token<'s>, Span)], track: bool) -> Self {
+    /// A cursor at the first token; `track` records expectations for error
+    /// messages; `plain` is the lexer's word that string tokens need no unescaping.
+    pub fn new(src: &'s str, toks: &'t [(Token<'s>, Span)], track: bool, plain: bool) -> Self {
         Cursor {
             src,
             toks,
@@ -81,6 +84,7 @@ impl<'s, 't> Cursor<'s, 't> {
             depth: 0,
             track,
             failed: false,
+            plain,
         }
     }
 

@@ -20,8 +20,8 @@ mod recall;
 mod statements;
 
 use crate::ast::{Ident, LetBinding, Query, QueryBody, Version};
-use cal_grammar::{Code, Diagnostic, Keyword, Span};
-use cal_lexer::Token;
+use cal_grammar::{Code, Diagnostic, Keyword};
+use cal_lexer::{Lexed, Token};
 use cursor::{Cursor, PResult};
 use expected::{Expect, eoi_bit};
 
@@ -91,8 +91,8 @@ fn expect_end(p: &mut Cursor<'_, '_>) -> PResult<()> {
 
 /// Parses a single query followed by an optional `;` and the end of input.
 #[inline(always)]
-pub(crate) fn single_query(src: &str, toks: &[(Token<'_>, Span)]) -> (Option<Query>, Vec<Diagnostic>) {
-    untracked_first(src, toks, query_to_end)
+pub(crate) fn single_query<'s>(src: &'s str, lexed: &Lexed<'s>) -> (Option<Query>, Vec<Diagnostic>) {
+    untracked_first(src, lexed, query_to_end)
 }
 
 /// Runs `parse` untracked, and again tracked only when the first run met an
@@ -100,16 +100,16 @@ pub(crate) fn single_query(src: &str, toks: &[(Token<'_>, Span)]) -> (Option<Que
 #[inline(always)]
 fn untracked_first<'s, T>(
     src: &'s str,
-    toks: &[(Token<'s>, Span)],
+    lexed: &Lexed<'s>,
     parse: impl Fn(&mut Cursor<'s, '_>) -> T,
 ) -> (T, Vec<Diagnostic>) {
-    let mut p = Cursor::new(src, toks, false);
+    let mut p = Cursor::new(src, &lexed.tokens, false, lexed.plain);
     let fast = parse(&mut p);
     if !p.needs_tracked_parse() {
         return (fast, p.diags);
     }
     drop(fast);
-    let mut p = Cursor::new(src, toks, true);
+    let mut p = Cursor::new(src, &lexed.tokens, true, lexed.plain);
     let tracked = parse(&mut p);
     (tracked, p.diags)
 }
@@ -126,8 +126,8 @@ fn query_to_end(p: &mut Cursor<'_, '_>) -> Option<Query> {
 /// to the next `;` so that the ones after it are still parsed; text after a
 /// complete query that is not `;` is reported and skipped, keeping the query;
 /// a `;` with no query before it is an empty query (CAL-E014).
-pub(crate) fn document(src: &str, toks: &[(Token<'_>, Span)]) -> (Vec<Query>, Vec<Diagnostic>) {
-    untracked_first(src, toks, queries)
+pub(crate) fn document<'s>(src: &'s str, lexed: &Lexed<'s>) -> (Vec<Query>, Vec<Diagnostic>) {
+    untracked_first(src, lexed, queries)
 }
 
 fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
@@ -187,9 +187,9 @@ mod tests {
         parse: impl Fn(&mut Cursor<'_, '_>) -> T,
     ) -> bool {
         let lexed = cal_lexer::lex(text);
-        let mut untracked = Cursor::new(text, &lexed.tokens, false);
+        let mut untracked = Cursor::new(text, &lexed.tokens, false, lexed.plain);
         let fast = parse(&mut untracked);
-        let mut tracked = Cursor::new(text, &lexed.tokens, true);
+        let mut tracked = Cursor::new(text, &lexed.tokens, true, lexed.plain);
         let slow = parse(&mut tracked);
         if untracked.needs_tracked_parse() {
             assert!(!tracked.diags.is_empty() || !lexed.diagnostics.is_empty(), "{text}");
@@ -204,6 +204,21 @@ mod tests {
     fn untracked_parse_agrees_with_tracked_parse() {
         let kept = corpus().iter().filter(|text| untracked_agrees_with_tracked(text, query_to_end)).count();
         assert!(kept > 100, "{kept}");
+    }
+
+    /// A text the lexer found plain gives the same tree when its strings are
+    /// read through `string_value` after all; and the corpus has plain texts.
+    #[test]
+    fn plain_strings_read_as_their_values() {
+        let mut plain = 0;
+        for text in corpus() {
+            let lexed = cal_lexer::lex(&text);
+            plain += usize::from(lexed.plain);
+            let mut as_is = Cursor::new(&text, &lexed.tokens, true, lexed.plain);
+            let mut unescaped = Cursor::new(&text, &lexed.tokens, true, false);
+            assert_eq!(query_to_end(&mut as_is), query_to_end(&mut unescaped), "{text}");
+        }
+        assert!(plain > 100, "{plain}");
     }
 
     /// The same for documents: the whole corpus as one `;`-separated document, and each
