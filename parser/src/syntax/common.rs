@@ -10,9 +10,23 @@ use cal_lexer::{Token, string_value};
 /// and reallocate on the second push; most lists of a query hold two to four.
 #[inline]
 pub(crate) fn list<T>(first: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(4);
+    let mut v = Vec::with_capacity(LIST_ROOM);
     v.push(first);
     v
+}
+
+/// Room for the items of a typical list, taken at once.
+const LIST_ROOM: usize = 4;
+
+/// Pushes `item`, making room for a typical list at the first one: a vector
+/// grown from nothing by `push` goes through the reallocation path, which
+/// costs more than the allocation itself.
+#[inline]
+pub(crate) fn push_listed<T>(v: &mut Vec<T>, item: T) {
+    if v.capacity() == 0 {
+        *v = Vec::with_capacity(LIST_ROOM);
+    }
+    v.push(item);
 }
 
 /// The value of a string literal from its raw text: escapes resolved and
@@ -106,7 +120,7 @@ fn array_items(p: &mut Cursor<'_, '_>) -> PResult<Vec<Value>> {
     let mut items = Vec::new();
     if !p.at(Token::RBracket) {
         loop {
-            items.push(value(p)?);
+            push_listed(&mut items, value(p)?);
             if p.eat(Token::Comma).is_none() {
                 break;
             }

@@ -160,7 +160,7 @@ fn clause(p: &mut Cursor<'_, '_>, r: &mut Recall) -> PResult<()> {
         Token::Pipe => {
             p.bump();
             if is_stage_start(p.peek()) {
-                r.pipeline.push(stage(p)?);
+                push_listed(&mut r.pipeline, stage(p)?);
             } else {
                 // `| LIMT 5`: the stretch after `|` is no stage.
                 p.expect_label(Expect::Stage);
@@ -169,7 +169,7 @@ fn clause(p: &mut Cursor<'_, '_>, r: &mut Recall) -> PResult<()> {
                 }
             }
         }
-        t if is_stage_start(Some(t)) => r.pipeline.push(stage(p)?),
+        t if is_stage_start(Some(t)) => push_listed(&mut r.pipeline, stage(p)?),
         Token::Kw(Keyword::Recent) => {
             p.bump();
             let v = int_lit(p)?;
@@ -309,7 +309,7 @@ pub(crate) fn with_clause(p: &mut Cursor<'_, '_>) -> PResult<WithClause> {
     let mut option = |p: &mut Cursor<'_, '_>| {
         let at = p.pos;
         match with_option(p) {
-            Ok(o) => options.push(o),
+            Ok(o) => push_listed(&mut options, o),
             Err(Bail) => match p.matching_close(at + 1) {
                 Some(end) if end > p.pos && p.token_at(at + 1) == Some(Token::LParen) => p.skip_to(end),
                 _ => {
