@@ -120,7 +120,7 @@ fn array_items(p: &mut Cursor<'_, '_>) -> PResult<Vec<Value>> {
     let mut items = Vec::new();
     if !p.at(Token::RBracket) {
         loop {
-            push_listed(&mut items, value(p)?);
+            push_listed(&mut items, value_in_place(p)?);
             if p.eat(Token::Comma).is_none() {
                 break;
             }
@@ -171,6 +171,14 @@ pub(crate) fn target(p: &mut Cursor<'_, '_>) -> PResult<Target> {
 
 /// A literal or parameter value (§4 `value`), arrays included.
 pub(crate) fn value(p: &mut Cursor<'_, '_>) -> PResult<Value> {
+    value_in_place(p)
+}
+
+/// [`value`], inlined where a value goes straight into the node that holds it
+/// (a comparison, an array): the node is then built around it instead of the
+/// value being copied into it from the callee's frame.
+#[inline(always)]
+pub(crate) fn value_in_place(p: &mut Cursor<'_, '_>) -> PResult<Value> {
     let start = p.start();
     let kind = match p.peek() {
         Some(Token::Str(raw)) => {

@@ -216,6 +216,7 @@ fn condition(p: &mut Cursor<'_, '_>, keyword: Span) -> Condition {
     Condition { field, test, span: p.since(start) }
 }
 
+#[inline(always)]
 fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
     let op = match p.peek() {
         Some(Token::Eq) => Some(Comparator::Eq),
@@ -228,7 +229,7 @@ fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
     };
     if let Some(op) = op {
         let op_span = p.bump();
-        return Ok(Test::Compare { op, op_span, value: value(p)? });
+        return Ok(Test::Compare { op, op_span, value: value_in_place(p)? });
     }
     match p.peek() {
         Some(Token::Kw(Keyword::In)) => {
@@ -256,11 +257,11 @@ fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
         }
         Some(Token::Kw(Keyword::Include)) => {
             p.bump();
-            Ok(Test::Include(value(p)?))
+            Ok(Test::Include(value_in_place(p)?))
         }
         Some(Token::Kw(Keyword::Exclude)) => {
             p.bump();
-            Ok(Test::Exclude(value(p)?))
+            Ok(Test::Exclude(value_in_place(p)?))
         }
         Some(Token::Kw(Keyword::Is)) => {
             p.bump();
