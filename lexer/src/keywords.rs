@@ -20,10 +20,16 @@ fn is(word: &[u8], lower: &[u8]) -> bool {
 }
 
 /// The keyword or excluded word spelled `word` (any ASCII case), if any.
+#[cfg(test)]
+pub(crate) fn classify(word: &str) -> Option<Token<'static>> {
+    classify_bytes(word.as_bytes())
+}
+
+/// [`classify`] on the bytes of a word: the scanner makes a `&str` only for
+/// the words that are names, sparing keywords the slice's character-boundary checks.
 #[inline]
 #[rustfmt::skip]
-pub(crate) fn classify(word: &str) -> Option<Token<'static>> {
-    let b = word.as_bytes();
+pub(crate) fn classify_bytes(b: &[u8]) -> Option<Token<'static>> {
     let first = *b.first()? | 0x20;
     match (b.len(), first) {
         (2, b'a') => if is(b, b"as") { Some(Token::Kw(Keyword::As)) } else { None },

@@ -25,9 +25,9 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
             while j < n && is_ident(bytes[j]) {
                 j += 1;
             }
-            let word = &src[start..j];
-            match keywords::classify(word) {
-                None if word == "sha256" && bytes.get(j) == Some(&b':') => {
+            let word = &bytes[start..j];
+            match keywords::classify_bytes(word) {
+                None if word == b"sha256" && bytes.get(j) == Some(&b':') => {
                     i = hash_literal(src, start, out);
                     // An abbreviated hash may end in `…`.
                     out.plain &= bytes[start..i].is_ascii();
@@ -35,9 +35,9 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                 }
                 None => {
                     i = j;
-                    Token::Ident(word)
+                    Token::Ident(&src[start..j])
                 }
-                Some(Token::Excluded(ExcludedWord::Consent)) if word == "consent" => {
+                Some(Token::Excluded(ExcludedWord::Consent)) if word == b"consent" => {
                     // The grain type `consent` (DESCRIBE fields consent, ADD consent) shares its
                     // spelling with the excluded word CONSENT; only the lower-case word is a name.
                     i = j;
@@ -45,7 +45,7 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                 }
                 Some(Token::Excluded(w)) => {
                     let span = Span { start: start as u32, end: j as u32 };
-                    out.diagnostics.push(excluded(w, word, span));
+                    out.diagnostics.push(excluded(w, &src[start..j], span));
                     i = j;
                     Token::Excluded(w)
                 }
