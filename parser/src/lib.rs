@@ -61,12 +61,13 @@ pub fn parse_query(text: &str) -> Parsed<Query> {
         keep_tokens(lexed.tokens);
         return Parsed { ast: None, diagnostics: vec![empty_query(text)] };
     }
-    let (ast, syntax) = syntax::single_query(text, &lexed);
+    let mut parsed = Parsed { ast: None, diagnostics: Vec::new() };
+    let syntax = syntax::single_query(text, &lexed, &mut parsed.ast);
     keep_tokens(lexed.tokens);
     let mut diagnostics = lexed.diagnostics;
     diagnostics.extend(syntax);
-    let diagnostics = finish(text, diagnostics, ast.as_ref().map(|q| q.span));
-    Parsed { ast, diagnostics }
+    parsed.diagnostics = finish(text, diagnostics, parsed.ast.as_ref().map(|q| q.span));
+    parsed
 }
 
 thread_local! {

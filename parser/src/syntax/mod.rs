@@ -19,14 +19,17 @@ mod numbers;
 mod recall;
 mod statements;
 
-use crate::ast::{Ident, LetBinding, Query, QueryBody, Version};
+use crate::ast::{Ident, LetBinding, Query, QueryBody, Statement, Version};
 use cal_grammar::{Code, Diagnostic, Keyword};
 use cal_lexer::{Lexed, Token};
 use cursor::{Cursor, PResult};
 use expected::{Expect, eoi_bit};
 
-/// `[CAL/n] LET* (statement | DEFINE TEMPLATE)`.
-fn query(p: &mut Cursor<'_, '_>) -> PResult<Option<Query>> {
+/// `[CAL/n] LET* (statement | DEFINE TEMPLATE)`, into `out` (which is `None`),
+/// left `None` when a statement parsed but cannot stand (see `statement`).
+/// Each kind of body is built straight into `out`: a query is large, and
+/// returning it by value copied it whole at each level on the way.
+fn query(p: &mut Cursor<'_, '_>, out: &mut Option<Query>) -> PResult<()> {
     let start = p.start();
     let version = if p.at_kw(Keyword::Cal) { Some(version(p)?) } else { None };
     let mut lets = Vec::new();
@@ -47,12 +50,19 @@ fn query(p: &mut Cursor<'_, '_>) -> PResult<Option<Query>> {
         }
         lets.push(LetBinding { name: Ident { name, span: name_span }, recall, span: p.since(let_start) });
     }
-    let body = if p.at_kw(Keyword::Define) {
-        Some(QueryBody::DefineTemplate(statements::define_template(p)?))
-    } else {
-        statements::statement(p)?.map(QueryBody::Statement)
-    };
-    Ok(body.map(|body| Query { version, lets, body, span: p.since(start) }))
+    if p.at_kw(Keyword::Define) {
+        let body = QueryBody::DefineTemplate(statements::define_template(p)?);
+        *out = Some(Query { version, lets, body, span: p.since(start) });
+    } else if p.peek() == Some(Token::Kw(Keyword::Recall)) {
+        // The commonest statement, its boxed node put in place without a detour through `statement`.
+        p.expect_label(expected::Expect::Statement);
+        let recall = recall::recall_boxed(p)?;
+        let body = QueryBody::Statement(Statement::Recall(recall));
+        *out = Some(Query { version, lets, body, span: p.since(start) });
+    } else if let Some(statement) = statements::statement(p)? {
+        *out = Some(Query { version, lets, body: QueryBody::Statement(statement), span: p.since(start) });
+    }
+    Ok(())
 }
 
 fn version(p: &mut Cursor<'_, '_>) -> PResult<Version> {
@@ -89,10 +99,12 @@ fn expect_end(p: &mut Cursor<'_, '_>) -> PResult<()> {
     Err(p.error())
 }
 
-/// Parses a single query followed by an optional `;` and the end of input.
+/// Parses a single query followed by an optional `;` and the end of input,
+/// into `out` (where the caller keeps it: a query is large, and every return
+/// by value on the way would copy it).
 #[inline(always)]
-pub(crate) fn single_query<'s>(src: &'s str, lexed: &Lexed<'s>) -> (Option<Query>, Vec<Diagnostic>) {
-    untracked_first(src, lexed, query_to_end)
+pub(crate) fn single_query<'s>(src: &'s str, lexed: &Lexed<'s>, out: &mut Option<Query>) -> Vec<Diagnostic> {
+    untracked_first(src, lexed, out, query_to_end)
 }
 
 /// Runs `parse` untracked, and again tracked only when the first run met an
@@ -101,25 +113,25 @@ pub(crate) fn single_query<'s>(src: &'s str, lexed: &Lexed<'s>) -> (Option<Query
 fn untracked_first<'s, T>(
     src: &'s str,
     lexed: &Lexed<'s>,
-    parse: impl Fn(&mut Cursor<'s, '_>) -> T,
-) -> (T, Vec<Diagnostic>) {
+    out: &mut T,
+    parse: impl Fn(&mut Cursor<'s, '_>, &mut T),
+) -> Vec<Diagnostic> {
     let mut p = Cursor::new(src, &lexed.tokens, false, lexed.plain);
-    let fast = parse(&mut p);
+    parse(&mut p, out);
     if !p.needs_tracked_parse() {
-        return (fast, p.diags);
+        return p.diags;
     }
-    drop(fast);
     let mut p = Cursor::new(src, &lexed.tokens, true, lexed.plain);
-    let tracked = parse(&mut p);
-    (tracked, p.diags)
+    parse(&mut p, out);
+    p.diags
 }
 
 #[inline(always)]
-fn query_to_end(p: &mut Cursor<'_, '_>) -> Option<Query> {
-    let q = query(p).ok().flatten();
+fn query_to_end(p: &mut Cursor<'_, '_>, out: &mut Option<Query>) {
+    *out = None;
+    let _ = query(p, out);
     p.eat(Token::Semicolon);
     let _ = expect_end(p);
-    q
 }
 
 /// Parses a document: queries separated by `;`. A query that fails is skipped
@@ -127,7 +139,9 @@ fn query_to_end(p: &mut Cursor<'_, '_>) -> Option<Query> {
 /// complete query that is not `;` is reported and skipped, keeping the query;
 /// a `;` with no query before it is an empty query (CAL-E014).
 pub(crate) fn document<'s>(src: &'s str, lexed: &Lexed<'s>) -> (Vec<Query>, Vec<Diagnostic>) {
-    untracked_first(src, lexed, queries)
+    let mut queries_parsed = Vec::new();
+    let diagnostics = untracked_first(src, lexed, &mut queries_parsed, |p, out| *out = queries(p));
+    (queries_parsed, diagnostics)
 }
 
 fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
@@ -142,9 +156,9 @@ fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
             );
             continue;
         }
-        if let Ok(Some(q)) = query(p) {
-            queries.push(q);
-        }
+        let mut q = None;
+        let _ = query(p, &mut q);
+        queries.extend(q);
         if p.at_end() || p.eat(Token::Semicolon).is_some() {
             continue;
         }
@@ -200,9 +214,21 @@ mod tests {
         true
     }
 
+    fn whole_query(p: &mut Cursor<'_, '_>) -> Option<Query> {
+        let mut q = Some(Query {
+            version: None,
+            lets: Vec::new(),
+            body: QueryBody::Statement(Statement::Recall(Box::default())),
+            span: cal_grammar::Span::new(0, 0),
+        });
+        // Whatever `out` held before is replaced.
+        query_to_end(p, &mut q);
+        q
+    }
+
     #[test]
     fn untracked_parse_agrees_with_tracked_parse() {
-        let kept = corpus().iter().filter(|text| untracked_agrees_with_tracked(text, query_to_end)).count();
+        let kept = corpus().iter().filter(|text| untracked_agrees_with_tracked(text, whole_query)).count();
         assert!(kept > 100, "{kept}");
     }
 
@@ -216,7 +242,7 @@ mod tests {
             plain += usize::from(lexed.plain);
             let mut as_is = Cursor::new(&text, &lexed.tokens, true, lexed.plain);
             let mut unescaped = Cursor::new(&text, &lexed.tokens, true, false);
-            assert_eq!(query_to_end(&mut as_is), query_to_end(&mut unescaped), "{text}");
+            assert_eq!(whole_query(&mut as_is), whole_query(&mut unescaped), "{text}");
         }
         assert!(plain > 100, "{plain}");
     }
