@@ -19,17 +19,22 @@ pub fn decode_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
 }
 
 /// CAL-E001 when a single query is longer than 8,192 bytes.
+#[inline]
 pub fn check_length(text: &str, span: Span) -> Option<Diagnostic> {
+    (span.len() > limits::MAX_QUERY_BYTES).then(|| too_long(text, span))
+}
+
+/// The CAL-E001 diagnostic, with the start of the query as its example.
+#[cold]
+fn too_long(text: &str, span: Span) -> Diagnostic {
     let len = span.len();
-    (len > limits::MAX_QUERY_BYTES).then(|| {
-        Diagnostic::new(
-            Code::E001,
-            span,
-            format!("The query is {len} bytes long; the maximum is {} bytes.", limits::MAX_QUERY_BYTES),
-        )
-        .with_suggestion("Split the query, or move repeated values into parameters or LET bindings.")
-        .with_example(format!("{}…", text.get(span.range()).map_or("", |t| prefix(t, 40))))
-    })
+    Diagnostic::new(
+        Code::E001,
+        span,
+        format!("The query is {len} bytes long; the maximum is {} bytes.", limits::MAX_QUERY_BYTES),
+    )
+    .with_suggestion("Split the query, or move repeated values into parameters or LET bindings.")
+    .with_example(format!("{}…", text.get(span.range()).map_or("", |t| prefix(t, 40))))
 }
 
 /// The longest prefix of `t` of at most `max` bytes that ends on a character boundary.

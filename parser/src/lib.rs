@@ -125,10 +125,14 @@ fn empty_query(text: &str) -> Diagnostic {
 /// Completes examples, sorts into source order and drops exact duplicates
 /// (recovery can visit the same bad token twice) and the syntax errors of
 /// word fragments split off by a stray letter (see [`glued_to_stray_letter`]).
-fn finish(text: &str, mut diagnostics: Vec<Diagnostic>, query_span: Option<Span>) -> Vec<Diagnostic> {
-    if diagnostics.is_empty() {
-        return diagnostics;
-    }
+#[inline]
+fn finish(text: &str, diagnostics: Vec<Diagnostic>, query_span: Option<Span>) -> Vec<Diagnostic> {
+    if diagnostics.is_empty() { diagnostics } else { finish_reported(text, diagnostics, query_span) }
+}
+
+/// [`finish`] when there is something to finish: most queries have nothing to report.
+#[cold]
+fn finish_reported(text: &str, mut diagnostics: Vec<Diagnostic>, query_span: Option<Span>) -> Vec<Diagnostic> {
     let whole = query_span.unwrap_or(Span::new(0, text.len()));
     for d in &mut diagnostics {
         d.complete_example(text, whole);

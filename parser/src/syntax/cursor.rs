@@ -434,22 +434,29 @@ impl<'s, 't> Cursor<'s, 't> {
     }
 
     /// Enters a nested statement or subquery; refuses beyond [`MAX_NESTING`].
+    #[inline]
     pub fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            let span = self.span();
-            self.report(
-                Diagnostic::new(
-                    cal_grammar::Code::E007,
-                    span,
-                    format!("Statements and subqueries are nested more than {MAX_NESTING} deep."),
-                )
-                .with_suggestion("Flatten the query: CAL allows 3 levels of subquery nesting (§17.3)."),
-            );
-            self.depth -= 1;
-            return Err(Bail);
+            return Err(self.too_deep());
         }
         Ok(())
+    }
+
+    /// CAL-E007, leaving the level that was refused.
+    #[cold]
+    fn too_deep(&mut self) -> Bail {
+        let span = self.span();
+        self.report(
+            Diagnostic::new(
+                cal_grammar::Code::E007,
+                span,
+                format!("Statements and subqueries are nested more than {MAX_NESTING} deep."),
+            )
+            .with_suggestion("Flatten the query: CAL allows 3 levels of subquery nesting (§17.3)."),
+        );
+        self.depth -= 1;
+        Bail
     }
 
     /// Leaves a nesting level entered with [`Cursor::enter`].
