@@ -92,6 +92,9 @@ pub(crate) fn number(p: &mut Cursor<'_, '_>) -> PResult<(Number, Span)> {
         return Err(p.error_expecting(Expect::Number));
     };
     let span = p.bump();
+    if let Some(n) = super::numbers::short_number(text) {
+        return Ok((n, span));
+    }
     let n = if text.contains('.') {
         match super::numbers::decimal(text) {
             Some(f) if f.is_finite() => Number::Float(f),
