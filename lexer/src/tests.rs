@@ -265,6 +265,8 @@ mod properties {
             for d in &l.diagnostics {
                 prop_assert!(src.is_char_boundary(d.span.start as usize) && src.is_char_boundary(d.span.end as usize));
             }
+            // A text said to be plain has nothing outside ASCII, so no bidi control was skipped.
+            prop_assert!(!l.plain || src.is_ascii());
         }
 
         #[test]
