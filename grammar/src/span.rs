@@ -17,27 +17,32 @@ pub struct Span {
 
 impl Span {
     /// Builds a span from `usize` offsets (saturating at `u32::MAX`, far beyond any real input).
+    #[inline]
     pub fn new(start: usize, end: usize) -> Self {
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Span { start: clamp(start), end: clamp(end.max(start)) }
     }
 
     /// The empty span at `offset`, used for "expected something here" at end of input.
+    #[inline]
     pub fn empty(offset: usize) -> Self {
         Span::new(offset, offset)
     }
 
     /// The smallest span covering both.
+    #[inline]
     pub fn cover(self, other: Span) -> Span {
         Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 
     /// The span as a `usize` range, for slicing the source.
+    #[inline]
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
 
     /// Length in bytes.
+    #[inline]
     pub fn len(self) -> usize {
         (self.end - self.start) as usize
     }

@@ -79,6 +79,7 @@ pub fn lex_into<'s>(src: &'s str, mut buffer: Vec<(Token<'s>, Span)>) -> Lexed<'
 /// collected in place by the standard library, keeping the allocation
 /// (`recycling_keeps_the_allocation` checks it); were that ever not so, this
 /// would allocate, and nothing else would change.
+#[inline]
 pub fn recycle<'a, 'b>(mut tokens: Vec<(Token<'a>, Span)>) -> Vec<(Token<'b>, Span)> {
     tokens.clear();
     tokens.into_iter().map(|(_, span)| (Token::Error, span)).collect()

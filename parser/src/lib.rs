@@ -64,8 +64,7 @@ pub fn parse_query(text: &str) -> Parsed<Query> {
     let mut parsed = Parsed { ast: None, diagnostics: Vec::new() };
     let syntax = syntax::single_query(text, &lexed, &mut parsed.ast);
     keep_tokens(lexed.tokens);
-    let mut diagnostics = lexed.diagnostics;
-    diagnostics.extend(syntax);
+    let diagnostics = joined(lexed.diagnostics, syntax);
     parsed.diagnostics = finish(text, diagnostics, parsed.ast.as_ref().map(|q| q.span));
     parsed
 }
@@ -102,8 +101,7 @@ pub fn parse_document(text: &str) -> Parsed<Document> {
     }
     let (queries, syntax) = syntax::document(text, &lexed);
     keep_tokens(lexed.tokens);
-    let mut diagnostics = lexed.diagnostics;
-    diagnostics.extend(syntax);
+    let mut diagnostics = joined(lexed.diagnostics, syntax);
     for q in &queries {
         diagnostics.extend(check_length(text, q.span));
         for d in &mut diagnostics {
@@ -114,6 +112,19 @@ pub fn parse_document(text: &str) -> Parsed<Document> {
     }
     let diagnostics = finish(text, diagnostics, Some(Span::new(0, 0)));
     Parsed { ast: Some(Document { queries }), diagnostics }
+}
+
+/// The lexer's diagnostics followed by the parser's, without the work of
+/// appending when either list is empty (as both are for most queries).
+#[inline]
+fn joined(mut lexical: Vec<Diagnostic>, syntax: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if lexical.is_empty() {
+        return syntax;
+    }
+    if !syntax.is_empty() {
+        lexical.extend(syntax);
+    }
+    lexical
 }
 
 fn empty_query(text: &str) -> Diagnostic {

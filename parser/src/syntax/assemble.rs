@@ -107,7 +107,7 @@ fn clause(p: &mut Cursor<'_, '_>, a: &mut Assemble, from_seen: &mut bool) -> PRe
             let mut sources = list(source(p)?);
             // Inside BATCH, `, label: RECALL …` is the next entry, not another source:
             // a source is `(…)`, `$let`, or `label:` followed by one of those.
-            while p.peek() == Some(Token::Comma) {
+            while matches!(p.peek(), Some(Token::Comma)) {
                 if starts_source(p, 1) {
                     p.bump();
                     sources.push(source(p)?);
@@ -190,7 +190,7 @@ fn expect_source(p: &mut Cursor<'_, '_>, at: usize) {
 fn source(p: &mut Cursor<'_, '_>) -> PResult<Source> {
     let start = p.start();
     // `word :` is a label here, whatever follows (a source is never a domain field).
-    let label = if matches!(p.peek(), Some(Token::Ident(_) | Token::Kw(_))) && p.peek2() == Some(Token::Colon) {
+    let label = if matches!(p.peek(), Some(Token::Ident(_) | Token::Kw(_))) && matches!(p.peek2(), Some(Token::Colon)) {
         let l = label(p)?;
         p.bump();
         Some(l)
@@ -251,7 +251,7 @@ fn format_spec(p: &mut Cursor<'_, '_>) -> PResult<FormatSpec> {
 fn stream(p: &mut Cursor<'_, '_>) -> PResult<Stream> {
     let start = p.start();
     p.expect_kw(Keyword::Stream)?;
-    let options = if p.peek() == Some(Token::LBrace) {
+    let options = if matches!(p.peek(), Some(Token::LBrace)) {
         delimited(
             p,
             Token::LBrace,

@@ -250,7 +250,7 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
 /// which starts the next BATCH entry.
 pub(crate) fn field_list(p: &mut Cursor<'_, '_>) -> PResult<Vec<FieldRef>> {
     let mut fields = list(field(p)?);
-    while p.peek() == Some(Token::Comma) {
+    while matches!(p.peek(), Some(Token::Comma)) {
         match p.peek2() {
             Some(Token::Ident(_) | Token::Kw(Keyword::Scope)) if !is_label_ahead(p, 1) => {
                 p.bump();
@@ -271,7 +271,7 @@ pub(crate) fn field_list(p: &mut Cursor<'_, '_>) -> PResult<Vec<FieldRef>> {
 pub(crate) fn is_label_ahead(p: &Cursor<'_, '_>, offset: usize) -> bool {
     // `hc:patient_id` is a domain field, not a label: a label is never followed by a name.
     matches!(p.peek_at(offset), Some(Token::Ident(_) | Token::Kw(_)))
-        && p.peek_at(offset + 1) == Some(Token::Colon)
+        && matches!(p.peek_at(offset + 1), Some(Token::Colon))
         && !matches!(p.peek_at(offset + 2), Some(Token::Ident(_)))
 }
 

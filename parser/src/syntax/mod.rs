@@ -39,7 +39,7 @@ fn query(p: &mut Cursor<'_, '_>, out: &mut Option<Query>) -> PResult<()> {
         let (name, name_span) = common::param(p)?;
         p.expect(Token::Eq)?;
         p.at_kw(Keyword::Recall);
-        if p.peek() != Some(Token::Kw(Keyword::Recall)) {
+        if !matches!(p.peek(), Some(Token::Kw(Keyword::Recall))) {
             return Err(p.error());
         }
         let recall = recall::recall(p)?;
@@ -53,7 +53,7 @@ fn query(p: &mut Cursor<'_, '_>, out: &mut Option<Query>) -> PResult<()> {
     if p.at_kw(Keyword::Define) {
         let body = QueryBody::DefineTemplate(statements::define_template(p)?);
         *out = Some(Query { version, lets, body, span: p.since(start) });
-    } else if p.peek() == Some(Token::Kw(Keyword::Recall)) {
+    } else if matches!(p.peek(), Some(Token::Kw(Keyword::Recall))) {
         // The commonest statement, its boxed node put in place without a detour through `statement`.
         p.expect_label(expected::Expect::Statement);
         let recall = recall::recall_boxed(p)?;
@@ -147,7 +147,7 @@ pub(crate) fn document<'s>(src: &'s str, lexed: &Lexed<'s>) -> (Vec<Query>, Vec<
 fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
     let mut queries = Vec::new();
     while !p.at_end() {
-        if p.peek() == Some(Token::Semicolon) {
+        if matches!(p.peek(), Some(Token::Semicolon)) {
             let span = p.bump();
             p.report(
                 Diagnostic::new(Code::E014, span, "Empty query: nothing before this `;`.")

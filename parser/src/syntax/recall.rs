@@ -312,7 +312,7 @@ pub(crate) fn with_clause(p: &mut Cursor<'_, '_>) -> PResult<WithClause> {
         match with_option(p) {
             Ok(o) => push_listed(&mut options, o),
             Err(Bail) => match p.matching_close(at + 1) {
-                Some(end) if end > p.pos && p.token_at(at + 1) == Some(Token::LParen) => p.skip_to(end),
+                Some(end) if end > p.pos && matches!(p.token_at(at + 1), Some(Token::LParen)) => p.skip_to(end),
                 _ => {
                     p.skip_until(is_clause_boundary);
                 }
@@ -322,7 +322,7 @@ pub(crate) fn with_clause(p: &mut Cursor<'_, '_>) -> PResult<WithClause> {
     option(p);
     // A comma continues the list only when a name follows that is not `label:`;
     // otherwise it belongs to the enclosing COALESCE, BATCH or FROM list.
-    while p.peek() == Some(Token::Comma) {
+    while matches!(p.peek(), Some(Token::Comma)) {
         match p.peek2() {
             Some(Token::Ident(_)) if !is_label_ahead(p, 1) => {
                 p.bump();
@@ -461,7 +461,7 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                 Some("Implementation-specific options start with `x_`, e.g. `WITH x_hnsw_ef(200)` (§25.2)."),
             ));
             // Its arguments, up to the first `)`, are part of the same mistake.
-            if p.peek() == Some(Token::LParen) {
+            if matches!(p.peek(), Some(Token::LParen)) {
                 if let Some(close) = (p.pos..).map_while(|i| p.token_at(i)).position(|t| t == Token::RParen) {
                     let close = p.pos + close;
                     p.skip_to(close + 1);
@@ -526,7 +526,7 @@ fn stage(p: &mut Cursor<'_, '_>) -> PResult<Stage> {
         Some(Token::Kw(Keyword::Project)) => {
             p.bump();
             let mut specs = list(project_spec(p)?);
-            while p.peek() == Some(Token::Comma) {
+            while matches!(p.peek(), Some(Token::Comma)) {
                 if matches!(p.peek2(), Some(Token::Ident("content" | "attr"))) && !is_label_ahead(p, 1) {
                     p.bump();
                     specs.push(project_spec(p)?);
