@@ -225,6 +225,9 @@ pub(crate) fn value_in_place(p: &mut Cursor<'_, '_>) -> PResult<Value> {
 }
 
 /// A field reference: a word (`subject`, `scope`) or a domain field (`hc:patient_id`).
+/// Inlined: a field starts every condition and sort, and the call and the copy
+/// of its result out of the callee cost more than the few tests it makes.
+#[inline(always)]
 pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
     let start = p.start();
     match p.peek() {
