@@ -62,9 +62,8 @@ pub fn parse_query(text: &str) -> Parsed<Query> {
         return Parsed { ast: None, diagnostics: vec![empty_query(text)] };
     }
     let mut parsed = Parsed { ast: None, diagnostics: Vec::new() };
-    let syntax = syntax::single_query(text, &lexed, &mut parsed.ast);
+    let diagnostics = syntax::single_query(text, (&lexed.tokens, lexed.plain), lexed.diagnostics, &mut parsed.ast);
     keep_tokens(lexed.tokens);
-    let diagnostics = joined(lexed.diagnostics, syntax);
     parsed.diagnostics = finish(text, diagnostics, parsed.ast.as_ref().map(|q| q.span));
     parsed
 }
@@ -99,9 +98,8 @@ pub fn parse_document(text: &str) -> Parsed<Document> {
         }
         return Parsed { ast: Some(Document { queries: Vec::new() }), diagnostics };
     }
-    let (queries, syntax) = syntax::document(text, &lexed);
+    let (queries, mut diagnostics) = syntax::document(text, (&lexed.tokens, lexed.plain), lexed.diagnostics);
     keep_tokens(lexed.tokens);
-    let mut diagnostics = joined(lexed.diagnostics, syntax);
     for q in &queries {
         diagnostics.extend(check_length(text, q.span));
         for d in &mut diagnostics {
@@ -112,19 +110,6 @@ pub fn parse_document(text: &str) -> Parsed<Document> {
     }
     let diagnostics = finish(text, diagnostics, Some(Span::new(0, 0)));
     Parsed { ast: Some(Document { queries }), diagnostics }
-}
-
-/// The lexer's diagnostics followed by the parser's, without the work of
-/// appending when either list is empty (as both are for most queries).
-#[inline]
-fn joined(mut lexical: Vec<Diagnostic>, syntax: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    if lexical.is_empty() {
-        return syntax;
-    }
-    if !syntax.is_empty() {
-        lexical.extend(syntax);
-    }
-    lexical
 }
 
 fn empty_query(text: &str) -> Diagnostic {

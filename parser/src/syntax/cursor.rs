@@ -67,18 +67,22 @@ pub(crate) struct Cursor<'s, 't> {
     failed: bool,
     /// Every string token's text is its value ([`cal_lexer::Lexed::plain`]).
     pub plain: bool,
+    /// Where this parse's own diagnostics start in `diags` (the lexer's come first).
+    own_from: usize,
 }
 
 impl<'s, 't> Cursor<'s, 't> {
     /// A cursor at the first token; `track` records expectations for error
-    /// messages; `plain` is the lexer's word that string tokens need no unescaping.
-    pub fn new(src: &'s str, toks: &'t [(Token<'s>, Span)], track: bool, plain: bool) -> Self {
+    /// messages; `plain` is the lexer's word that string tokens need no unescaping;
+    /// `diags` holds the lexer's diagnostics, which this parse's follow.
+    pub fn new(src: &'s str, toks: &'t [(Token<'s>, Span)], track: bool, plain: bool, diags: Vec<Diagnostic>) -> Self {
         Cursor {
             src,
             toks,
             pos: 0,
             last_end: 0,
-            diags: Vec::new(),
+            own_from: diags.len(),
+            diags,
             expected: Expected::at(0),
             last_error_at: None,
             depth: 0,
@@ -91,7 +95,15 @@ impl<'s, 't> Cursor<'s, 't> {
     /// True when this untracked parse met an error or a diagnostic, so that
     /// the query must be parsed again with tracking to report it.
     pub fn needs_tracked_parse(&self) -> bool {
-        !self.track && (self.failed || !self.diags.is_empty())
+        !self.track && (self.failed || self.diags.len() > self.own_from)
+    }
+
+    /// The diagnostics the cursor started with, without this parse's own: for a parse
+    /// that is done again.
+    pub fn into_given_diagnostics(self) -> Vec<Diagnostic> {
+        let mut diags = self.diags;
+        diags.truncate(self.own_from);
+        diags
     }
 
     /// The next token, if any.

@@ -20,8 +20,9 @@ mod recall;
 mod statements;
 
 use crate::ast::{Ident, LetBinding, Query, QueryBody, Statement, Version};
+use cal_grammar::Span;
 use cal_grammar::{Code, Diagnostic, Keyword};
-use cal_lexer::{Lexed, Token};
+use cal_lexer::Token;
 use cursor::{Cursor, PResult};
 use expected::{Expect, eoi_bit};
 
@@ -101,27 +102,35 @@ fn expect_end(p: &mut Cursor<'_, '_>) -> PResult<()> {
 
 /// Parses a single query followed by an optional `;` and the end of input,
 /// into `out` (where the caller keeps it: a query is large, and every return
-/// by value on the way would copy it).
+/// by value on the way would copy it). Returns the lexer's diagnostics
+/// (`lexical`) followed by the parser's.
 #[inline(always)]
-pub(crate) fn single_query<'s>(src: &'s str, lexed: &Lexed<'s>, out: &mut Option<Query>) -> Vec<Diagnostic> {
-    untracked_first(src, lexed, out, query_to_end)
+pub(crate) fn single_query<'s>(
+    src: &'s str,
+    lexed: (&[(Token<'s>, Span)], bool),
+    lexical: Vec<Diagnostic>,
+    out: &mut Option<Query>,
+) -> Vec<Diagnostic> {
+    untracked_first(src, lexed, lexical, out, query_to_end)
 }
 
 /// Runs `parse` untracked, and again tracked only when the first run met an
-/// error or a diagnostic; the diagnostics are those of the run kept (cursor.rs).
+/// error or a diagnostic; the diagnostics are those of the run kept (cursor.rs),
+/// after the lexer's.
 #[inline(always)]
 fn untracked_first<'s, T>(
     src: &'s str,
-    lexed: &Lexed<'s>,
+    (tokens, plain): (&[(Token<'s>, Span)], bool),
+    lexical: Vec<Diagnostic>,
     out: &mut T,
     parse: impl Fn(&mut Cursor<'s, '_>, &mut T),
 ) -> Vec<Diagnostic> {
-    let mut p = Cursor::new(src, &lexed.tokens, false, lexed.plain);
+    let mut p = Cursor::new(src, tokens, false, plain, lexical);
     parse(&mut p, out);
     if !p.needs_tracked_parse() {
         return p.diags;
     }
-    let mut p = Cursor::new(src, &lexed.tokens, true, lexed.plain);
+    let mut p = Cursor::new(src, tokens, true, plain, p.into_given_diagnostics());
     parse(&mut p, out);
     p.diags
 }
@@ -138,9 +147,13 @@ fn query_to_end(p: &mut Cursor<'_, '_>, out: &mut Option<Query>) {
 /// to the next `;` so that the ones after it are still parsed; text after a
 /// complete query that is not `;` is reported and skipped, keeping the query;
 /// a `;` with no query before it is an empty query (CAL-E014).
-pub(crate) fn document<'s>(src: &'s str, lexed: &Lexed<'s>) -> (Vec<Query>, Vec<Diagnostic>) {
+pub(crate) fn document<'s>(
+    src: &'s str,
+    lexed: (&[(Token<'s>, Span)], bool),
+    lexical: Vec<Diagnostic>,
+) -> (Vec<Query>, Vec<Diagnostic>) {
     let mut queries_parsed = Vec::new();
-    let diagnostics = untracked_first(src, lexed, &mut queries_parsed, |p, out| *out = queries(p));
+    let diagnostics = untracked_first(src, lexed, lexical, &mut queries_parsed, |p, out| *out = queries(p));
     (queries_parsed, diagnostics)
 }
 
@@ -201,9 +214,9 @@ mod tests {
         parse: impl Fn(&mut Cursor<'_, '_>) -> T,
     ) -> bool {
         let lexed = cal_lexer::lex(text);
-        let mut untracked = Cursor::new(text, &lexed.tokens, false, lexed.plain);
+        let mut untracked = Cursor::new(text, &lexed.tokens, false, lexed.plain, Vec::new());
         let fast = parse(&mut untracked);
-        let mut tracked = Cursor::new(text, &lexed.tokens, true, lexed.plain);
+        let mut tracked = Cursor::new(text, &lexed.tokens, true, lexed.plain, Vec::new());
         let slow = parse(&mut tracked);
         if untracked.needs_tracked_parse() {
             assert!(!tracked.diags.is_empty() || !lexed.diagnostics.is_empty(), "{text}");
@@ -240,8 +253,8 @@ mod tests {
         for text in corpus() {
             let lexed = cal_lexer::lex(&text);
             plain += usize::from(lexed.plain);
-            let mut as_is = Cursor::new(&text, &lexed.tokens, true, lexed.plain);
-            let mut unescaped = Cursor::new(&text, &lexed.tokens, true, false);
+            let mut as_is = Cursor::new(&text, &lexed.tokens, true, lexed.plain, Vec::new());
+            let mut unescaped = Cursor::new(&text, &lexed.tokens, true, false, Vec::new());
             assert_eq!(whole_query(&mut as_is), whole_query(&mut unescaped), "{text}");
         }
         assert!(plain > 100, "{plain}");
