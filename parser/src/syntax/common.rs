@@ -37,6 +37,7 @@ fn string_text(p: &Cursor<'_, '_>, raw: &str) -> Text {
 }
 
 /// A string literal, escapes resolved and NFC-normalized.
+#[inline(always)]
 pub(crate) fn string_lit(p: &mut Cursor<'_, '_>) -> PResult<StringLit> {
     match p.peek() {
         Some(Token::Str(raw)) => {
@@ -54,6 +55,7 @@ fn number_error(text: &str, span: Span, what: &str, fix: &str) -> Diagnostic {
 }
 
 /// A non-negative integer (`positive_integer`).
+#[inline(always)]
 pub(crate) fn int_lit(p: &mut Cursor<'_, '_>) -> PResult<IntLit> {
     let text = match p.peek() {
         Some(Token::Number(text)) => text,
@@ -87,6 +89,7 @@ pub(crate) fn int_lit(p: &mut Cursor<'_, '_>) -> PResult<IntLit> {
 }
 
 /// A number, integer or decimal; CAL-E006 when out of range.
+#[inline(always)]
 pub(crate) fn number(p: &mut Cursor<'_, '_>) -> PResult<(Number, Span)> {
     let Some(Token::Number(text)) = p.peek() else {
         return Err(p.error_expecting(Expect::Number));
@@ -145,6 +148,7 @@ pub(crate) fn param(p: &mut Cursor<'_, '_>) -> PResult<(Text, Span)> {
 }
 
 /// An integer or a parameter (LIMIT, OFFSET).
+#[inline(always)]
 pub(crate) fn int_or_param(p: &mut Cursor<'_, '_>) -> PResult<IntOrParam> {
     if let Some(Token::Param(_)) = p.peek() {
         let (name, span) = param(p)?;
@@ -422,6 +426,7 @@ fn grain_word<'s>(p: &Cursor<'s, '_>) -> Option<&'s str> {
 }
 
 /// A grain type written as a plural (after RECALL). `Ok(None)` when the word is not a type (CAL-E003 reported).
+#[inline(always)]
 pub(crate) fn grain_type_plural(p: &mut Cursor<'_, '_>) -> Option<GrainTypeRef> {
     let word = grain_word(p)?;
     let span = p.bump();
@@ -516,6 +521,7 @@ pub(crate) fn unknown_word(
 }
 
 /// A format or preset name (after AS or FORMAT).
+#[inline(always)]
 pub(crate) fn format_name(p: &mut Cursor<'_, '_>) -> PResult<FormatRef> {
     let (word, span) = ident(p, Expect::Format)?;
     let format = FormatName::from_word(word).unwrap_or_else(|| {

@@ -10,6 +10,15 @@
 //! Diagnostics follow docs/spec-decisions.md (E1, E2); their wording and hints
 //! are those of the chumsky grammar it replaced, which measured 16 times slower
 //! than the latency bar (docs/architecture.md).
+//!
+//! Inlining: the productions a RECALL's clauses are made of (literals,
+//! numbers, fields, stages, WITH options) are `#[inline(always)]` into the
+//! few places that use them. Out of line, each returned its node through
+//! memory and re-read the cursor after the call; inlined, a simple RECALL
+//! parses in about 300 fewer instructions (docs/performance.md). Productions
+//! that recurse (values, conditions, RECALL itself) stay out of line, and
+//! inlining those measured slower; a value is inlined only where it goes
+//! straight into its node (`value_in_place`).
 
 mod assemble;
 mod common;

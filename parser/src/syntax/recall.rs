@@ -301,6 +301,7 @@ fn category(p: &mut Cursor<'_, '_>) -> PResult<Test> {
 }
 
 /// `WITH option, …`.
+#[inline(always)]
 pub(crate) fn with_clause(p: &mut Cursor<'_, '_>) -> PResult<WithClause> {
     let start = p.start();
     p.expect_kw(Keyword::With)?;
@@ -359,6 +360,7 @@ fn unknown_argument(p: &mut Cursor<'_, '_>, what: &str, valid: &[&'static str]) 
     Ok(())
 }
 
+#[inline(always)]
 fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
     let start = p.start();
     let (word, word_span, is_keyword) = match p.peek() {
@@ -474,6 +476,7 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
 }
 
 /// One pipeline stage (after an optional `|`).
+#[inline(always)]
 fn stage(p: &mut Cursor<'_, '_>) -> PResult<Stage> {
     let start = p.start();
     let kind = match p.peek() {
