@@ -5,7 +5,7 @@
 //! `token.rs`), which reports it and says where scanning resumes. Words are
 //! classified by the generated table in `keywords.rs`.
 
-use crate::swar::{is_ident, is_word_start, quote_backslash_or_high, quote_or_backslash};
+use crate::swar::{ident_end, is_ident, is_word_start, quote_backslash_or_high, quote_or_backslash};
 use crate::{Lexed, Token, excluded, hash_literal, keywords, malformed, template};
 use cal_grammar::{ExcludedWord, Span};
 
@@ -21,10 +21,7 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
         // dispatch below, which reached them only through its default arm and a
         // second test (300 instructions fewer per simple RECALL).
         let tok = if is_word_start(b) {
-            let mut j = i + 1;
-            while j < n && is_ident(bytes[j]) {
-                j += 1;
-            }
+            let j = ident_end(bytes, i + 1);
             let word = &bytes[start..j];
             match keywords::classify_bytes(word) {
                 None if word == b"sha256" && bytes.get(j) == Some(&b':') => {
