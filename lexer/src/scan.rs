@@ -31,8 +31,9 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                     continue;
                 }
                 None => {
-                    i = j;
-                    Token::Ident(&src[start..j])
+                    out.tokens.push((Token::Ident(&src[start..j]), Span { start: start as u32, end: j as u32 }));
+                    i = j + usize::from(bytes.get(j) == Some(&b' '));
+                    continue;
                 }
                 Some(Token::Excluded(ExcludedWord::Consent)) if word == b"consent" => {
                     // The grain type `consent` (DESCRIBE fields consent, ADD consent) shares its
@@ -54,8 +55,9 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                     continue;
                 }
                 Some(tok) => {
-                    i = j;
-                    tok
+                    out.tokens.push((tok, Span { start: start as u32, end: j as u32 }));
+                    i = j + usize::from(bytes.get(j) == Some(&b' '));
+                    continue;
                 }
             }
         } else {
