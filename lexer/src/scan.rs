@@ -20,7 +20,7 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
         // Pushes a token ending at `$end` and steps over one space after it: most
         // tokens are followed by one (a longer run goes through the dispatch).
         // Each arm pushes its own token while its parts are still in registers;
-        // one push after the match spilled and reloaded them (230 instructions
+        // one push after the match spilled and reloaded them (~300 instructions
         // more per simple RECALL).
         macro_rules! emit {
             ($tok:expr, $end:expr) => {{

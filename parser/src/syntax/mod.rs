@@ -29,8 +29,7 @@ mod recall;
 mod statements;
 
 use crate::ast::{Ident, LetBinding, Query, QueryBody, Statement, Version};
-use cal_grammar::Span;
-use cal_grammar::{Code, Diagnostic, Keyword};
+use cal_grammar::{Code, Diagnostic, Keyword, Span};
 use cal_lexer::Token;
 use cursor::{Cursor, PResult};
 use expected::{Expect, eoi_bit};
@@ -65,7 +64,7 @@ fn query(p: &mut Cursor<'_, '_>, out: &mut Option<Query>) -> PResult<()> {
         *out = Some(Query { version, lets, body, span: p.since(start) });
     } else if matches!(p.peek(), Some(Token::Kw(Keyword::Recall))) {
         // The commonest statement, its boxed node put in place without a detour through `statement`.
-        p.expect_label(expected::Expect::Statement);
+        p.expect_label(Expect::Statement);
         let recall = recall::recall_boxed(p)?;
         let body = QueryBody::Statement(Statement::Recall(recall));
         *out = Some(Query { version, lets, body, span: p.since(start) });

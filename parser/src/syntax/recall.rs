@@ -216,7 +216,6 @@ fn condition(p: &mut Cursor<'_, '_>, keyword: Span) -> Condition {
     Condition { field, test, span: p.since(start) }
 }
 
-#[inline(always)]
 fn test(p: &mut Cursor<'_, '_>) -> PResult<Test> {
     let op = match p.peek() {
         Some(Token::Eq) => Some(Comparator::Eq),
