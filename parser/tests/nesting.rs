@@ -31,3 +31,32 @@ fn broken_arrays_give_their_level_back() {
     assert!(!codes.contains(&Code::E007), "{codes:?}");
     assert_eq!(parsed.ast.map(|d| d.queries.len()), Some(61));
 }
+
+/// The cap is there so that no input exhausts the stack: the deepest nestings
+/// the parser accepts, and far deeper ones it refuses, parse on a thread with
+/// the standard library's default stack for spawned threads (2 MiB), in the
+/// debug build the tests run in, whose frames are largest (the subquery chain
+/// needed about 1 MiB when this test was written).
+#[test]
+fn the_deepest_nesting_parses_on_a_default_thread_stack() {
+    let subqueries = |depth: usize| {
+        let mut q = String::from("RECALL beliefs");
+        for _ in 0..depth {
+            q = format!("RECALL beliefs WHERE subject IN ({q} | SUBJECTS)");
+        }
+        q
+    };
+    let arrays =
+        |depth: usize| format!("RECALL beliefs WHERE tags INCLUDE {}\"x\"{}", "[".repeat(depth), "]".repeat(depth));
+    let texts = [subqueries(47), subqueries(48), subqueries(400), arrays(47), arrays(400)];
+    let parsed = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        // As documents: a query is cut off at 8 KiB (CAL-E001) before it is parsed, a document is not.
+        .spawn(move || {
+            texts.iter().map(|t| codes(&parse_document(t).diagnostics).contains(&Code::E007)).collect::<Vec<_>>()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(parsed, [false, true, true, false, true]);
+}
