@@ -11,39 +11,20 @@ use crate::ast::Number;
 /// Powers of ten that an `f64` holds exactly.
 const EXACT_POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
-/// `-?digits(.digits)?` as written by the lexer, to the nearest `f64`.
+/// `-?digits(.digits)?` as written by the lexer, to the nearest `f64`: by
+/// [`short_number`] when it has at most 15 digits, else by `str::parse`.
 pub(crate) fn decimal(text: &str) -> Option<f64> {
-    let (negative, body) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let bytes = body.as_bytes();
-    // At most 15 digits: the integer they spell is below 2^53, so exact in an f64.
-    if bytes.len() <= 16 {
-        let mut mantissa = 0u64;
-        let mut fraction_digits = None;
-        let mut digits = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            match b {
-                b'0'..=b'9' => {
-                    mantissa = mantissa * 10 + u64::from(b - b'0');
-                    digits += 1;
-                }
-                b'.' if fraction_digits.is_none() => fraction_digits = Some(bytes.len() - i - 1),
-                _ => return text.parse().ok(),
-            }
-        }
-        if digits > 0 && digits <= 15 {
-            let value = mantissa as f64 / EXACT_POW10[fraction_digits.unwrap_or(0)];
-            return Some(if negative { -value } else { value });
-        }
+    match short_number(text) {
+        Some(Number::Float(f)) => Some(f),
+        // Below 10^15, so exact in an f64.
+        Some(Number::Int(n)) => Some(n as f64),
+        None => text.parse().ok(),
     }
-    text.parse().ok()
 }
 
 /// A number as the lexer writes it (`-?digits(.digits)?`) with at most 15
-/// digits, in one pass: an integer when it has no point, otherwise the
-/// decimal of [`decimal`]'s fast path. `None` for anything longer or
+/// digits, in one pass: an integer when it has no point, otherwise a decimal
+/// by Clinger's fast path (module docs). `None` for anything longer or
 /// otherwise shaped, which the general path then reads.
 #[inline]
 pub(crate) fn short_number(text: &str) -> Option<Number> {
