@@ -5,6 +5,7 @@
 //! `--json` prints [`Diagnostic::to_json`]. Nobody formats an error by hand.
 
 use crate::codes::{Code, Severity};
+use crate::display::escape_for_display;
 use crate::span::{LineIndex, Span};
 use serde_json::{Map, Value, json};
 
@@ -134,15 +135,17 @@ impl Diagnostic {
     }
 
     /// The spec's error object (§22.1) plus `"severity"`, with positions resolved against `source`.
+    /// Texts that may quote the query have their bidi and control characters escaped
+    /// ([`escape_for_display`]): whoever shows the object must not be shown a Trojan Source.
     pub fn to_json(&self, index: &LineIndex<'_>) -> Value {
         let mut obj = Map::new();
         obj.insert("code".into(), json!(self.code.as_str()));
         obj.insert("severity".into(), json!(self.severity));
-        obj.insert("message".into(), json!(self.message));
+        obj.insert("message".into(), json!(escape_for_display(&self.message)));
         obj.insert("position".into(), json!(index.position(self.span)));
-        obj.insert("suggestion".into(), json!(self.suggestion_or_default()));
+        obj.insert("suggestion".into(), json!(escape_for_display(&self.suggestion_or_default())));
         if let Some(example) = &self.example {
-            obj.insert("example".into(), json!(example));
+            obj.insert("example".into(), json!(escape_for_display(example)));
         }
         if !self.valid_values.is_empty() {
             obj.insert("valid_values".into(), json!(self.valid_values));
@@ -151,8 +154,11 @@ impl Diagnostic {
             obj.insert("expected".into(), json!(self.expected));
         }
         if !self.labels.is_empty() {
-            let labels: Vec<Value> =
-                self.labels.iter().map(|l| json!({"message": l.message, "position": index.position(l.span)})).collect();
+            let labels: Vec<Value> = self
+                .labels
+                .iter()
+                .map(|l| json!({"message": escape_for_display(&l.message), "position": index.position(l.span)}))
+                .collect();
             obj.insert("related".into(), Value::Array(labels));
         }
         Value::Object(obj)

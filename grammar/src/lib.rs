@@ -11,6 +11,7 @@
 
 pub mod codes;
 pub mod diagnostic;
+pub mod display;
 pub mod enums;
 pub mod fields;
 pub mod limits;

@@ -46,10 +46,7 @@ fn prefix(t: &str, max: usize) -> &str {
     &t[..end]
 }
 
-/// The bidi override and isolate characters CAL rejects (§16.3).
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
+pub use cal_grammar::display::is_bidi_control;
 
 /// CAL-E071 for every bidi control character anywhere in the text.
 ///

@@ -33,15 +33,15 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             Err(e) => return super::usage_error(&e.to_string()),
         }
     };
-    let (source, diagnostics) = match decode_utf8(&input.bytes) {
-        Ok(text) => (text.to_string(), cal_checker::analyze(text, params.as_ref()).diagnostics),
-        Err(d) => (String::from_utf8_lossy(&input.bytes).into_owned(), vec![d]),
+    let diagnostics = match decode_utf8(&input.bytes) {
+        Ok(text) => cal_checker::analyze(text, params.as_ref()).diagnostics,
+        Err(d) => vec![d],
     };
     let failed = diagnostics.iter().any(cal_grammar::Diagnostic::is_error);
     if args.json {
-        outln!("{}", render::json_report(&source, &diagnostics));
+        outln!("{}", render::json_report(&input.bytes, &diagnostics));
     } else {
-        render::eprint_diagnostics(&input.name, &source, &diagnostics);
+        render::eprint_diagnostics(&input.name, &input.bytes, &diagnostics);
         if !failed {
             errln!("{}: ok", input.name);
         }

@@ -18,7 +18,7 @@ fn read_text(args: &ConvertArgs) -> Result<(String, String), ExitCode> {
     match decode_utf8(&input.bytes) {
         Ok(t) => Ok((input.name, t.to_string())),
         Err(d) => {
-            render::eprint_diagnostics(&input.name, &String::from_utf8_lossy(&input.bytes), &[d]);
+            render::eprint_diagnostics(&input.name, &input.bytes, &[d]);
             Err(super::invalid())
         }
     }
@@ -32,7 +32,7 @@ pub fn to_json(args: &ConvertArgs) -> ExitCode {
     };
     let parsed = cal_parser::parse_document(&text);
     if parsed.has_errors() {
-        render::eprint_diagnostics(&name, &text, &parsed.diagnostics);
+        render::eprint_diagnostics(&name, text.as_bytes(), &parsed.diagnostics);
         return super::invalid();
     }
     let Some(doc) = parsed.ast else { return super::invalid() };
@@ -73,7 +73,7 @@ fn report_json_errors(name: &str, text: &str, diagnostics: &[Diagnostic]) {
                 errln!("  help: {s}");
             }
         } else {
-            render::eprint_diagnostics(name, text, std::slice::from_ref(d));
+            render::eprint_diagnostics(name, text.as_bytes(), std::slice::from_ref(d));
         }
     }
 }

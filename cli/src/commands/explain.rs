@@ -32,7 +32,7 @@ pub fn run(args: &ExplainArgs) -> ExitCode {
     };
     let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
         Ok(x) => x,
-        Err(e) => return super::usage_error(&e),
+        Err(code) => return code,
     };
     let Some(document) = session.check(&name, &text) else { return super::invalid() };
     match args.format {

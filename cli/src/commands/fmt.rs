@@ -24,13 +24,13 @@ pub fn run(args: &FmtArgs) -> ExitCode {
     let text = match decode_utf8(&input.bytes) {
         Ok(t) => t,
         Err(d) => {
-            render::eprint_diagnostics(&input.name, &String::from_utf8_lossy(&input.bytes), &[d]);
+            render::eprint_diagnostics(&input.name, &input.bytes, &[d]);
             return super::invalid();
         }
     };
     let parsed = cal_parser::parse_document(text);
     if parsed.has_errors() {
-        render::eprint_diagnostics(&input.name, text, &parsed.diagnostics);
+        render::eprint_diagnostics(&input.name, text.as_bytes(), &parsed.diagnostics);
         return super::invalid();
     }
     let Some(doc) = parsed.ast else { return super::invalid() };

@@ -178,7 +178,7 @@ impl Session {
                 let a = cal_checker::analyze(text, Some(&self.params));
                 (a.document, a.diagnostics)
             };
-        render::eprint_diagnostics(name, text, &diagnostics);
+        render::eprint_diagnostics(name, text.as_bytes(), &diagnostics);
         if diagnostics.iter().any(Diagnostic::is_error) { None } else { document }
     }
 }
@@ -213,23 +213,33 @@ pub fn print(name: &str, source: &str, responses: &[Response], format: OutputFor
     }
     for r in responses {
         if let Some(d) = &r.error {
-            render::eprint_diagnostics(name, source, std::slice::from_ref(d));
+            render::eprint_diagnostics(name, source.as_bytes(), std::slice::from_ref(d));
         }
         if !r.warnings.is_empty() && format == OutputFormat::Text {
-            render::eprint_diagnostics(name, source, &r.warnings);
+            render::eprint_diagnostics(name, source.as_bytes(), &r.warnings);
         }
     }
     failed
 }
 
-/// Reads the query text: the argument, -f FILE, or standard input.
-pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>) -> Result<(String, String), String> {
+/// Reads the query text: the argument, -f FILE, or standard input. On failure the
+/// problem has been reported and the exit status is returned: 2 when nothing could be
+/// read, 1 (with CAL-E070 as a code frame) when the bytes are not UTF-8.
+pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>) -> Result<(String, String), ExitCode> {
     if let Some(q) = query {
         return Ok(("<query>".into(), q.clone()));
     }
-    let input = input::read(file)?;
-    let text = String::from_utf8(input.bytes).map_err(|_| format!("{} is not UTF-8 (CAL-E070)", input.name))?;
-    Ok((input.name, text))
+    let input = input::read(file).map_err(|e| super::usage_error(&e))?;
+    match String::from_utf8(input.bytes) {
+        Ok(text) => Ok((input.name, text)),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            if let Err(d) = cal_lexer::decode_utf8(&bytes) {
+                render::eprint_diagnostics(&input.name, &bytes, &[d]);
+            }
+            Err(super::invalid())
+        }
+    }
 }
 
 /// Runs `cal run`.
@@ -241,7 +251,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     session.opts.cursor = args.cursor.clone();
     let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
         Ok(x) => x,
-        Err(e) => return super::usage_error(&e),
+        Err(code) => return code,
     };
     let Some(document) = session.check(&name, &text) else { return super::invalid() };
     if document.queries.is_empty() {
@@ -273,8 +283,8 @@ fn stream_query(session: &Session, name: &str, source: &str, query: &cal_parser:
     }
     drop(out);
     if let Some(d) = &response.error {
-        render::eprint_diagnostics(name, source, std::slice::from_ref(d));
+        render::eprint_diagnostics(name, source.as_bytes(), std::slice::from_ref(d));
     }
-    render::eprint_diagnostics(name, source, &response.warnings);
+    render::eprint_diagnostics(name, source.as_bytes(), &response.warnings);
     response.is_error()
 }
