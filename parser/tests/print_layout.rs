@@ -138,3 +138,40 @@ fn statements_print_on_their_own() {
     let QueryBody::Statement(Statement::Explain(e)) = &q.body else { panic!("EXPLAIN") };
     assert_eq!(statement_to_text(&e.statement), "RECALL beliefs RECENT 3");
 }
+
+/// `RECALL beliefs ABOUT "a" WHERE subject = "x…x" | LIMIT 5` with `n` x's: too wide for
+/// one line, so laid out one clause per line, six bytes longer than on one line.
+fn long_recall(n: usize) -> String {
+    format!("RECALL beliefs ABOUT \"a\" WHERE subject = \"{}\" | LIMIT 5", "x".repeat(n))
+}
+
+#[test]
+fn a_query_whose_layout_would_pass_the_length_limit_prints_on_one_line() {
+    let limit = cal_grammar::limits::MAX_QUERY_BYTES;
+    let flat_overhead = long_recall(0).len();
+    // Laid out at exactly the limit: the layout stays.
+    let at = long_recall(limit - 6 - flat_overhead);
+    let printed = fmt(&at);
+    assert_eq!(printed.len(), limit);
+    assert_eq!(printed.lines().count(), 4, "{printed}");
+    // One byte more would make the laid-out text 8,193 bytes, refused with CAL-E001: one line instead.
+    let over = long_recall(limit - 5 - flat_overhead);
+    assert_eq!(fmt(&over), over);
+    // The query of exactly 8,192 bytes on one line prints as itself, and parses again.
+    let exactly = long_recall(limit - flat_overhead);
+    assert_eq!(exactly.len(), limit);
+    assert_eq!(fmt(&exactly), exactly);
+}
+
+#[test]
+fn the_one_line_form_keeps_line_breaks_inside_strings_and_the_tree() {
+    // Strings holding line breaks, at exactly 8,192 bytes (the corpus's limit case).
+    let src = include_str!("corpus/ok/limit_query_exactly_8192_bytes.cal");
+    let q = parse_query(src).into_result().expect("the corpus case parses");
+    let printed = query_to_text(&q);
+    assert!(printed.len() <= cal_grammar::limits::MAX_QUERY_BYTES, "{} bytes", printed.len());
+    let back = parse_query(&printed).into_result().unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(cal_parser::json::query_to_json(&back), cal_parser::json::query_to_json(&q));
+    assert_eq!(query_to_text(&back), printed, "printing is idempotent");
+    assert!(printed.contains("\"lorem ipsum") && printed.contains('\n'), "the strings' line breaks stay");
+}

@@ -394,6 +394,16 @@ proptest! {
     }
 
     #[test]
+    fn the_one_line_form_parses_to_the_same_tree(q in query()) {
+        let text = print::query_to_one_line(&q);
+        prop_assume!(text.len() <= 8192);
+        prop_assert!(text.len() <= print::query_to_text(&q).len());
+        let parsed = parse_query(&text);
+        prop_assert!(!parsed.has_errors(), "{text}\n{:#?}", parsed.diagnostics);
+        prop_assert_eq!(json::query_to_json(&parsed.ast.unwrap()), json::query_to_json(&q), "{}", text);
+    }
+
+    #[test]
     fn json_round_trip_is_identity(q in query()) {
         let j = json::query_to_json(&q);
         prop_assert!(json::validate(&j).is_empty(), "{}", j);

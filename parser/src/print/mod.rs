@@ -11,7 +11,10 @@
 //! * a statement that fits in [`WIDTH`] columns stays on one line; a longer one
 //!   puts each clause on its own line, indented two spaces deeper than the line
 //!   the statement starts on. ASSEMBLE, BATCH, COALESCE and DEFINE TEMPLATE are
-//!   always laid out that way, and every LET binding starts its own line.
+//!   always laid out that way, and every LET binding starts its own line;
+//! * a query whose laid-out text would be longer than a query may be (§17.3,
+//!   8,192 bytes) is printed on one line instead ([`one_line`]): the layout must
+//!   not turn a query that parses into one that is refused with CAL-E001.
 //!
 //! The layout decisions live in one small context type (where a node starts,
 //! how deep its continuation lines go); each statement family has its own file.
@@ -22,12 +25,27 @@ mod statements;
 mod values;
 
 use crate::ast::{Document, Query, QueryBody, Recall, Statement};
+use cal_grammar::limits::MAX_QUERY_BYTES;
+use cal_lexer::Token;
 
 /// The column limit: a statement longer than this is broken into one clause per line.
 pub const WIDTH: usize = 80;
 
 /// Prints one query in canonical form, without a trailing newline.
 pub fn query_to_text(query: &Query) -> String {
+    let text = laid_out(query);
+    if text.len() > MAX_QUERY_BYTES { one_line(&text) } else { text }
+}
+
+/// Prints one query in canonical form on one line (but for line breaks inside string
+/// literals and template text): what [`query_to_text`] falls back to at the length
+/// limit, and a form for logs and messages that must be one line.
+pub fn query_to_one_line(query: &Query) -> String {
+    one_line(&laid_out(query))
+}
+
+/// The query with the layout rules of the module docs.
+fn laid_out(query: &Query) -> String {
     let mut out = String::new();
     let mut col = 0;
     if let Some(v) = &query.version {
@@ -51,6 +69,30 @@ pub fn query_to_text(query: &Query) -> String {
         QueryBody::Statement(s) => out.push_str(&statements::statement(s, cx)),
         QueryBody::DefineTemplate(d) => out.push_str(&statements::define_template(d, cx)),
     }
+    out
+}
+
+/// `text`, a printed query, with every line break between two tokens (and the
+/// indentation after it) replaced by one space. Breaks inside string literals and
+/// template text are part of those tokens and stay; the tokens, and so the tree the
+/// text parses to, are unchanged, and the text can only get shorter.
+fn one_line(text: &str) -> String {
+    let tokens = cal_lexer::lex(text).tokens;
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (i, (token, span)) in tokens.iter().enumerate() {
+        let gap = &text[at..span.start as usize];
+        let beside_template = matches!(token, Token::TemplateText(_))
+            || i.checked_sub(1).is_some_and(|p| matches!(tokens[p].0, Token::TemplateText(_)));
+        if gap.contains('\n') && !beside_template && gap.chars().all(char::is_whitespace) {
+            out.push(' ');
+        } else {
+            out.push_str(gap);
+        }
+        out.push_str(&text[span.range()]);
+        at = span.end as usize;
+    }
+    out.push_str(&text[at..]);
     out
 }
 
