@@ -365,7 +365,9 @@ pub(crate) fn starts_statement(k: Keyword) -> bool {
 /// A stretch of text that is not a clause, in a statement made of clauses (RECALL, ASSEMBLE):
 /// reported once, at its first token ("Unexpected `WHER`; expected a clause", `what` naming
 /// what was expected), and skipped up to the next keyword for which `resumes` holds, so that
-/// the clauses after it are still parsed. It never starts or runs over what may end the
+/// the clauses after it are still parsed. A later word that looks like a misspelling of such
+/// a keyword (`RECNET` in `ABUOT "a" RECNET 5`) ends the stretch too, so that it is reported
+/// as the next mistake rather than swallowed. It never starts or runs over what may end the
 /// statement: `)`, `,`, `;`, `}`, `|`, a statement keyword or a set operator. Returns whether
 /// there was such a stretch.
 pub(crate) fn junk(p: &mut Cursor<'_, '_>, resumes: fn(Keyword) -> bool, what: Expect) -> bool {
@@ -379,11 +381,25 @@ pub(crate) fn junk(p: &mut Cursor<'_, '_>, resumes: fn(Keyword) -> bool, what: E
     match p.peek() {
         Some(t) if !stop(&t) => {
             p.error_skipping(what);
-            p.skip_stretch(stop);
+            let first = std::cell::Cell::new(true);
+            p.skip_stretch(|t| stop(t) || (!first.replace(false) && misspells_one_of(t, resumes)));
             true
         }
         _ => false,
     }
+}
+
+/// True when `t` is a word within typing distance of a keyword for which `resumes` holds,
+/// and not a word of the language itself (`subject` is a field, not a misspelt `SUBJECTS`).
+#[cold]
+fn misspells_one_of(t: &Token<'_>, resumes: fn(Keyword) -> bool) -> bool {
+    let Token::Ident(word) = t else { return false };
+    let known = cal_grammar::fields::common_field(word).is_some()
+        || !cal_grammar::fields::owners_of(word).is_empty()
+        || GrainType::from_plural(word).is_some()
+        || GrainType::from_singular(word).is_some();
+    let candidates = Keyword::ALL.iter().filter(|k| resumes(**k)).map(|k| k.as_str());
+    !known && suggest::did_you_mean(&word.to_ascii_uppercase(), candidates).is_some()
 }
 
 /// A user-chosen name (`what` is "context" or "template"). Reserved words (Appendix D) are

@@ -373,7 +373,10 @@ fn add_hint(d: Diagnostic, exp: Expected, found: &Found<'_>, text: &str, src: &s
         }
         Some(Token::Ident(word)) => {
             let candidates = Keyword::ALL.iter().filter(|k| exp.has_kw(**k)).map(|k| k.as_str());
-            match suggest::did_you_mean(&word.to_ascii_uppercase(), candidates) {
+            // After the clauses come the pipeline's stages: `LIMT 3` is a misspelt `| LIMIT 3`.
+            let stages = STAGE_KEYWORDS.iter().filter(|_| exp.has(Expect::Clause)).map(|k| k.as_str());
+            let stage = || suggest::did_you_mean(&word.to_ascii_uppercase(), stages).map(|kw| format!("| {kw}"));
+            match suggest::did_you_mean(&word.to_ascii_uppercase(), candidates).map(str::to_string).or_else(stage) {
                 Some(kw) => d.with_suggestion(format!("Did you mean `{kw}`?")).with_replacement(kw),
                 None if only(Token::Colon) => {
                     d.with_suggestion("A label is followed by `:`, as in `prefs: RECALL beliefs`.")
