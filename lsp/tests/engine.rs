@@ -126,7 +126,10 @@ fn source_labels_rename_in_priority() {
 fn formatting_keeps_comments_and_refuses_broken_text() {
     let text = "recall   beliefs where subject = \"a\";\n-- keep me\nrecall goals -- and me\n  where subject = \"b\"";
     let out = apply_edits(text, &engine::format::format(text, None));
-    assert!(out.starts_with("RECALL beliefs WHERE subject = \"a\";\n-- keep me\nrecall goals -- and me"), "{out}");
+    assert_eq!(
+        out,
+        "RECALL beliefs WHERE subject = \"a\";\n\n-- keep me\nrecall goals -- and me\n  where subject = \"b\"\n"
+    );
     let plain = "recall   beliefs where subject = \"a\";recall goals";
     let out = apply_edits(plain, &engine::format::format(plain, None));
     assert_eq!(out, "RECALL beliefs WHERE subject = \"a\";\n\nRECALL goals\n");

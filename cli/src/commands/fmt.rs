@@ -15,7 +15,8 @@ pub struct FmtArgs {
     pub check: bool,
 }
 
-/// Formats; a document with syntax errors is not printed (exit 1 with diagnostics).
+/// Formats, keeping every comment (`cal_parser::print::format_source`); a document with
+/// syntax errors is not printed (exit 1 with diagnostics).
 pub fn run(args: &FmtArgs) -> ExitCode {
     let input = match input::read(args.file.as_ref()) {
         Ok(i) => i,
@@ -34,7 +35,19 @@ pub fn run(args: &FmtArgs) -> ExitCode {
         return super::invalid();
     }
     let Some(doc) = parsed.ast else { return super::invalid() };
-    let formatted = cal_parser::print::document_to_text(&doc);
+    let formatted = cal_parser::print::format_source(text, &doc);
+    if !formatted.kept_as_written.is_empty() {
+        let lines = cal_grammar::LineIndex::new(text);
+        for span in &formatted.kept_as_written {
+            let line = lines.position(*span).line;
+            errln!(
+                "{}:{line}: note: this query has a comment inside it and is kept as written; \
+                 move the comment above the query to have it formatted",
+                input.name
+            );
+        }
+    }
+    let formatted = formatted.text;
     if args.check {
         if formatted == text {
             return super::OK;

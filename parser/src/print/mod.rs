@@ -21,8 +21,11 @@
 
 mod assemble;
 mod recall;
+mod source;
 mod statements;
 mod values;
+
+pub use source::{Formatted, format_source, has_comment_inside};
 
 use crate::ast::{Document, Query, QueryBody, Recall, Statement};
 use cal_grammar::limits::MAX_QUERY_BYTES;

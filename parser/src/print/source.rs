@@ -1,0 +1,154 @@
+//! Formatting a `.cal` file as written: the canonical printer plus the comments.
+//!
+//! The AST has no comments, so [`document_to_text`](super::document_to_text) alone
+//! would delete every one, and a formatter must never delete what a person wrote.
+//! [`format_source`] keeps them:
+//!
+//! * comments between queries (and before the first, after the last) stay, each on
+//!   its own line in the order written; a comment that shared its line with the end
+//!   of a query stays at the end of that line, after the `;`;
+//! * a blank line written before a comment or a query is kept (one, however many
+//!   were written); queries are separated by one blank line, as in the canonical
+//!   document form;
+//! * a query with a comment *inside* it is kept exactly as written, and reported in
+//!   [`Formatted::kept_as_written`]: the printer lays a query out from its tree, and
+//!   there is no place in the tree a comment could be carried to. Moving the comment
+//!   above the query lets it be formatted.
+//!
+//! A file without comments formats to exactly `document_to_text`.
+
+use super::query_to_text;
+use crate::ast::Document;
+use cal_grammar::Span;
+use cal_lexer::Token;
+
+/// A file formatted with its comments kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Formatted {
+    /// The formatted text, ending with a newline (empty for an empty file).
+    pub text: String,
+    /// The queries left as written because a comment lies inside them (their spans in
+    /// the input), in source order.
+    pub kept_as_written: Vec<Span>,
+}
+
+/// A `--` comment of the input.
+#[derive(Debug, Clone, Copy)]
+struct Comment {
+    /// From `--` to the end of its line, trailing whitespace excluded.
+    span: Span,
+    /// It follows code on its own line (the end of a query, a `;`).
+    after_code: bool,
+    /// A blank line separates it from what came before it.
+    blank_before: bool,
+}
+
+/// Formats `text`, which parsed without errors into `document`, keeping its comments.
+pub fn format_source(text: &str, document: &Document) -> Formatted {
+    let tokens = cal_lexer::lex(text).tokens;
+    let comments = comments(text, &tokens);
+    let inside = |q: Span| comments.iter().any(|c| q.start <= c.span.start && c.span.end <= q.end);
+    let mut out = String::new();
+    let mut kept_as_written = Vec::new();
+    // Comments not yet written, in order; each query takes those before it.
+    let mut pending = comments.iter().filter(|c| !document.queries.iter().any(|q| q.span.cover(c.span) == q.span));
+    let mut next = pending.next();
+    let mut previous_end = None;
+    for (i, query) in document.queries.iter().enumerate() {
+        // The comment sharing its line with the end of the previous query.
+        if let Some(c) = next.filter(|c| c.after_code && previous_end.is_some() && c.span.end <= query.span.start) {
+            out.push(' ');
+            out.push_str(&text[c.span.range()]);
+            next = pending.next();
+        }
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        let mut first_line = i == 0;
+        while let Some(c) = next.filter(|c| c.span.end <= query.span.start) {
+            if c.blank_before && !first_line && !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+            out.push_str(&text[c.span.range()]);
+            out.push('\n');
+            first_line = false;
+            next = pending.next();
+        }
+        if !first_line && blank_line_before(text, &tokens, query.span.start) && !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        if inside(query.span) {
+            out.push_str(&text[query.span.range()]);
+            kept_as_written.push(query.span);
+        } else {
+            out.push_str(&query_to_text(query));
+        }
+        if i + 1 < document.queries.len() {
+            out.push(';');
+        }
+        previous_end = Some(query.span.end);
+    }
+    // What follows the last query: a comment on its line, then the rest, one per line.
+    if let Some(c) = next.filter(|c| c.after_code && previous_end.is_some()) {
+        out.push(' ');
+        out.push_str(&text[c.span.range()]);
+        next = pending.next();
+    }
+    while let Some(c) = next {
+        if !out.is_empty() {
+            out.push('\n');
+            if c.blank_before {
+                out.push('\n');
+            }
+        }
+        out.push_str(&text[c.span.range()]);
+        next = pending.next();
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    Formatted { text: out, kept_as_written }
+}
+
+/// True when a `--` comment lies between two tokens inside `span`: such a query
+/// cannot be reprinted without losing it.
+pub fn has_comment_inside(text: &str, tokens: &[(Token<'_>, Span)], span: Span) -> bool {
+    comments(text, tokens).iter().any(|c| span.start <= c.span.start && c.span.end <= span.end)
+}
+
+/// Every comment of `text`, found in the gaps between its tokens (a `--` inside a
+/// string or template text is part of that token).
+fn comments(text: &str, tokens: &[(Token<'_>, Span)]) -> Vec<Comment> {
+    let mut found = Vec::new();
+    let mut at = 0usize;
+    let ends = tokens.iter().map(|(_, s)| (s.start as usize, s.end as usize)).chain([(text.len(), text.len())]);
+    for (start, end) in ends {
+        let mut gap_from = at;
+        let mut code_before = at > 0;
+        while let Some(dash) = text.get(gap_from..start).and_then(|g| g.find("--")) {
+            let from = gap_from + dash;
+            let line_end = text[from..start].find('\n').map_or(start, |n| from + n);
+            let space = &text[gap_from..from];
+            let trimmed = text[from..line_end].trim_end();
+            found.push(Comment {
+                span: Span::new(from, from + trimmed.len()),
+                after_code: code_before && !space.contains('\n'),
+                blank_before: space.matches('\n').count() >= 2,
+            });
+            gap_from = line_end;
+            code_before = false;
+        }
+        at = end;
+    }
+    found
+}
+
+/// True when the whitespace just before the token starting at `start` holds a blank line.
+fn blank_line_before(text: &str, tokens: &[(Token<'_>, Span)], start: u32) -> bool {
+    let previous_end = tokens.iter().take_while(|(_, s)| s.start < start).last().map_or(0, |(_, s)| s.end as usize);
+    let gap = &text[previous_end..start as usize];
+    // Only the whitespace after the last comment of the gap counts.
+    let tail = gap.rfind("--").map_or(gap, |c| &gap[c..]);
+    let tail = tail.find('\n').map_or("", |n| &tail[n..]);
+    tail.matches('\n').count() >= 2
+}
