@@ -1,7 +1,9 @@
 //! # cal-lexer — from bytes to tokens
 //!
-//! The pre-lex checks of the spec (UTF-8 E070, bidi E071, length E001) and a
-//! `logos` token stream with byte spans. Tokens borrow from the source text;
+//! The pre-lex checks of the spec (UTF-8 E070, bidi E071, length E001) and the
+//! token stream with byte spans. The tokens are defined with `logos`
+//! (`token.rs`); a byte scanner (`scan.rs`) produces them on the hot path and is
+//! tested against the `logos` lexer (docs/architecture.md). Tokens borrow from the source text;
 //! the only allocations are the token vector and diagnostics. The lexer knows
 //! nothing of grammar productions, with one exception it cannot avoid: the
 //! body of a template section (`ELEMENT { … }`) is raw text that does not
