@@ -14,13 +14,96 @@ use std::io::{IsTerminal, Write};
 /// `source` is the input as read, bytes: invalid UTF-8, bidi and control characters are
 /// drawn as placeholders at their own offsets ([`display_source`]), so that a span of
 /// CAL-E070 or CAL-E071 frames what it names and the terminal never receives them.
+///
+/// A person is shown the first [`MAX_SHOWN`] diagnostics and told how many more there
+/// are; a diagnostic whose lines are longer than [`MAX_FRAME_BYTES`] is shown as a short
+/// excerpt ([`write_excerpt`]) rather than a frame of whole lines.
 pub fn eprint_diagnostics(name: &str, source: &[u8], diagnostics: &[Diagnostic]) {
     let color = std::io::stderr().is_terminal();
     let mut err = std::io::stderr().lock();
-    let shown = display_source(source);
-    for d in diagnostics {
-        let _ = write_report(name, &shown, d, color, &mut err);
+    let _ = write_diagnostics(name, source, diagnostics, color, &mut err);
+}
+
+/// A diagnostic's text as a person is shown it: unsafe characters escaped, and cut
+/// after [`MAX_TEXT_CHARS`] characters (a message quotes the word it is about, and the
+/// word may be megabytes long; `--json` keeps the whole text).
+fn human(text: &str) -> String {
+    let text = escape_for_display(text);
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.into_owned(),
     }
+}
+
+/// The longest message, help or note shown in full.
+pub const MAX_TEXT_CHARS: usize = 400;
+
+/// How many diagnostics a person is shown; `cal check --json` lists every one.
+pub const MAX_SHOWN: usize = 100;
+
+/// The most text a code frame draws: an ariadne frame draws every line its spans
+/// touch, whole, and a 5 MB one-line file took seconds per diagnostic.
+pub const MAX_FRAME_BYTES: usize = 2_000;
+
+/// [`eprint_diagnostics`] into any writer.
+pub fn write_diagnostics(
+    name: &str,
+    source: &[u8],
+    diagnostics: &[Diagnostic],
+    color: bool,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let shown = display_source(source);
+    let index = LineIndex::new(&shown);
+    for d in diagnostics.iter().take(MAX_SHOWN) {
+        if frame_is_small(&shown, &index, d) {
+            write_report(name, &shown, d, color, out)?;
+        } else {
+            write_excerpt(name, &index, d, out)?;
+        }
+    }
+    if let Some(more) = diagnostics.len().checked_sub(MAX_SHOWN).filter(|n| *n > 0) {
+        writeln!(out, "… and {more} more diagnostics (`cal check --json` lists every one)")?;
+    }
+    Ok(())
+}
+
+/// True when the lines a frame of `d` would draw hold at most [`MAX_FRAME_BYTES`].
+fn frame_is_small(shown: &str, index: &LineIndex<'_>, d: &Diagnostic) -> bool {
+    let spans = || std::iter::once(d.span).chain(d.labels.iter().map(|l| l.span));
+    let start = spans().map(|s| s.start).min().unwrap_or(0);
+    let end = (spans().map(|s| s.end).max().unwrap_or(0) as usize).min(shown.len());
+    let (_, line_start) = index.line_of(start);
+    let Some(room) = MAX_FRAME_BYTES.checked_sub(end.saturating_sub(line_start as usize)) else { return false };
+    // The rest of the last line, looked at no further than the room left.
+    shown.as_bytes()[end..].iter().take(room + 1).take_while(|b| **b != b'\n').count() <= room
+}
+
+/// A diagnostic on a line too long to draw: its position, up to 40 characters before its
+/// start and 80 after, underlined, then help and notes as in a frame.
+fn write_excerpt(name: &str, index: &LineIndex<'_>, d: &Diagnostic, out: &mut impl Write) -> std::io::Result<()> {
+    let text = index.text();
+    let pos = index.position(d.span);
+    let (_, line_start) = index.line_of(pos.start);
+    let (line_start, start, end) = (line_start as usize, pos.start as usize, pos.end as usize);
+    let before: usize = text[line_start..start].chars().rev().take(40).map(char::len_utf8).sum();
+    let after_line = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    let after: usize = text[start..after_line].chars().take(80).map(char::len_utf8).sum();
+    let (from, to) = (start - before, start + after);
+    let lead = if from > line_start { "…" } else { "" };
+    let tail = if to < after_line { "…" } else { "" };
+    let kind = if d.is_error() { "Error" } else { "Warning" };
+    writeln!(out, "[{}] {kind}: {}", d.code, human(&d.message))?;
+    writeln!(out, "   ╭─[ {name}:{}:{} ]", pos.line, pos.col)?;
+    writeln!(out, "   │ {lead}{}{tail}", &text[from..to])?;
+    let width = text[start..end.clamp(start, to)].chars().count().max(1);
+    let indent = lead.chars().count() + text[from..start].chars().count();
+    writeln!(out, "   │ {}{}", " ".repeat(indent), "^".repeat(width))?;
+    writeln!(out, "   │ Help: {}", human(&d.suggestion_or_default()))?;
+    if let Some(example) = &d.example {
+        writeln!(out, "   │ Note: example: {}", human(example))?;
+    }
+    writeln!(out, "───╯")
 }
 
 /// Renders one diagnostic as an ariadne report into `out`; `source` is already safe to
@@ -41,15 +124,15 @@ pub fn write_report(
     let mut report = Report::build(kind, (name, range.clone()))
         .with_config(config)
         .with_code(d.code.as_str())
-        .with_message(escape_for_display(&d.message))
-        .with_label(Label::new((name, range)).with_message(escape_for_display(&label_text(d))).with_color(paint));
+        .with_message(human(&d.message))
+        .with_label(Label::new((name, range)).with_message(human(&label_text(d))).with_color(paint));
     for l in &d.labels {
-        let message = escape_for_display(&l.message);
+        let message = human(&l.message);
         report = report.with_label(Label::new((name, l.span.range())).with_message(message).with_color(Color::Blue));
     }
-    report = report.with_help(escape_for_display(&d.suggestion_or_default()));
+    report = report.with_help(human(&d.suggestion_or_default()));
     if let Some(example) = &d.example {
-        report = report.with_note(format!("example: {}", escape_for_display(example)));
+        report = report.with_note(format!("example: {}", human(example)));
     }
     if !d.valid_values.is_empty() {
         report = report.with_note(format!("valid values: {}", d.valid_values.join(", ")));
@@ -75,4 +158,65 @@ pub fn json_report(source: &[u8], diagnostics: &[Diagnostic]) -> Value {
         "ok": !diagnostics.iter().any(Diagnostic::is_error),
         "diagnostics": diagnostics.iter().map(|d| d.to_json(&index)).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cal_grammar::{Code, Span};
+
+    fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
+        let mut out = Vec::new();
+        write_diagnostics("q.cal", source.as_bytes(), diagnostics, false, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn unexpected(at: usize) -> Diagnostic {
+        Diagnostic::new(Code::E002, Span::new(at, at + 1), "Unexpected `x`.")
+    }
+
+    #[test]
+    fn a_line_of_max_frame_bytes_is_framed_and_a_longer_one_excerpted() {
+        let framed = render(&"x".repeat(MAX_FRAME_BYTES), &[unexpected(0)]);
+        assert!(framed.contains("╰──"), "an ariadne frame draws a label arrow:\n{framed}");
+        let excerpted = render(&"x".repeat(MAX_FRAME_BYTES + 1), &[unexpected(0)]);
+        assert!(!excerpted.contains("╰──") && excerpted.contains("q.cal:1:1"), "{excerpted}");
+        assert!(excerpted.len() < 600, "an excerpt is short: {} bytes", excerpted.len());
+    }
+
+    #[test]
+    fn the_excerpt_shows_the_neighbourhood_and_underlines_the_span() {
+        let source = format!("{}WHRE{}", "a ".repeat(2_000), " b".repeat(2_000));
+        let d = Diagnostic::new(Code::E002, Span::new(4_000, 4_004), "Unexpected `WHRE`.");
+        let out = render(&source, &[d]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], "   ╭─[ q.cal:1:4001 ]");
+        let shown = lines[2].strip_prefix("   │ …").expect("cut at the start");
+        assert!(shown.ends_with('…'));
+        let at = shown.find("WHRE").unwrap();
+        assert_eq!(&shown[..at], "a ".repeat(20));
+        assert_eq!(lines[3], format!("   │ {}^^^^", " ".repeat(41)));
+    }
+
+    #[test]
+    fn at_most_max_shown_diagnostics_then_a_count() {
+        let source = "x ".repeat(MAX_SHOWN + 5);
+        let all: Vec<Diagnostic> = (0..MAX_SHOWN + 5).map(|i| unexpected(2 * i)).collect();
+        let out = render(&source, &all);
+        assert_eq!(out.matches("[CAL-E002]").count(), MAX_SHOWN);
+        assert!(out.ends_with("… and 5 more diagnostics (`cal check --json` lists every one)\n"), "{out}");
+        let exactly = render(&source, &all[..MAX_SHOWN]);
+        assert_eq!(exactly.matches("[CAL-E002]").count(), MAX_SHOWN);
+        assert!(!exactly.contains("more diagnostics"));
+    }
+
+    #[test]
+    fn long_messages_are_cut_for_people() {
+        let word = "b".repeat(10_000);
+        let d = Diagnostic::new(Code::E003, Span::new(7, 10_007), format!("Unknown grain type \"{word}\"."));
+        let out = render(&format!("RECALL {word}"), &[d]);
+        let first = out.lines().next().unwrap();
+        assert_eq!(first.chars().count(), "[CAL-E003] Error: ".len() + MAX_TEXT_CHARS + 1);
+        assert!(first.ends_with('…'));
+    }
 }

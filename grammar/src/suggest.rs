@@ -32,10 +32,13 @@ pub fn did_you_mean<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let limit = (word.chars().count() / 3).clamp(1, 3);
+    let chars = word.chars().count();
+    let limit = (chars / 3).clamp(1, 3);
     let mut best: Option<(usize, &'a str)> = None;
     for c in candidates {
-        if c == word {
+        // Lengths more than three apart are more than `limit` edits apart and too far for the
+        // prefix rule: skip before paying for the distance (a 5 MB word must not cost seconds).
+        if c == word || c.chars().count().abs_diff(chars) > 3 {
             continue;
         }
         let d = if c.eq_ignore_ascii_case(word) { 0 } else { edit_distance(word, c) };
@@ -51,6 +54,15 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_word_is_no_typo_of_anything_and_costs_nothing() {
+        let huge = "b".repeat(5_000_000);
+        assert_eq!(did_you_mean(&huge, ["beliefs", "goals"]), None);
+        // At the edge: three letters more is still within three edits, four is not.
+        assert_eq!(did_you_mean("beliefsxyz", ["beliefs"]), Some("beliefs"));
+        assert_eq!(did_you_mean("beliefsxyzw", ["beliefs"]), None);
+    }
 
     #[test]
     fn distances() {

@@ -346,6 +346,17 @@ fn add_hint(d: Diagnostic, exp: Expected, found: &Found<'_>, text: &str, src: &s
         }
     }
     match found.token {
+        // `(RECALL beliefs)` with nothing after it: as a query, or as `label: (…)` in BATCH,
+        // written like an ASSEMBLE source.
+        Some(Token::Comma | Token::RBrace | Token::Semicolon) | None
+            if prev == Some(Token::RParen) && exp.has_kw(Keyword::Union) =>
+        {
+            d.with_suggestion(
+                "Parentheses around a statement are for the operands of UNION, INTERSECT and EXCEPT; a statement \
+                 on its own (a query, a BATCH entry) is written without them.",
+            )
+            .with_example("BATCH { known: RECALL beliefs ABOUT \"alice\", todo: RECALL goals ABOUT \"alice\" }")
+        }
         Some(_) if exp.has(Expect::HistoryCondition) => d
             .with_suggestion("HISTORY by triple names the subject and the relation, and nothing else.")
             .with_example("HISTORY WHERE subject = \"alice\" AND relation = \"prefers\""),
