@@ -139,6 +139,9 @@ pub(crate) fn lex_with_logos(src: &str) -> Lexed<'_> {
                     // spelling with the excluded word CONSENT; only the lower-case word is a name.
                     out.tokens.push((Token::Ident("consent"), span));
                 }
+                Token::Excluded(_) if names_a_domain_field(src.as_bytes(), start, end) => {
+                    out.tokens.push((Token::Ident(&src[start..end]), span));
+                }
                 Token::Excluded(word) => {
                     out.diagnostics.push(excluded(word, &src[start..end], span));
                     out.tokens.push((Token::Excluded(word), span));
@@ -207,6 +210,17 @@ fn hash_literal<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
 fn ellipsis_len(rest: &str) -> usize {
     let len = rest.chars().take_while(|c| matches!(c, '.' | '\u{2026}')).map(char::len_utf8).sum();
     if len == 1 { 0 } else { len }
+}
+
+/// True when the word at `start..end` is the name of a domain field, written right after
+/// its prefix and colon (`hc:key`): a field of a domain profile, which may be spelt like an
+/// excluded word without being one. Only a lower-case word qualifies, so `x:DELETE` is
+/// still the excluded word.
+fn names_a_domain_field(bytes: &[u8], start: usize, end: usize) -> bool {
+    start >= 2
+        && bytes[start - 1] == b':'
+        && swar::is_ident(bytes[start - 2])
+        && !bytes[start..end].iter().any(u8::is_ascii_uppercase)
 }
 
 /// Classifies input the token lexer rejected and reports it; returns where lexing resumes.

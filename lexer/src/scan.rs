@@ -6,7 +6,7 @@
 //! classified by the generated table in `keywords.rs`.
 
 use crate::swar::{ident_end, is_ident, is_word_start, quote_backslash_or_high, quote_or_backslash};
-use crate::{Lexed, Token, excluded, hash_literal, keywords, malformed, template};
+use crate::{Lexed, Token, excluded, hash_literal, keywords, malformed, names_a_domain_field, template};
 use cal_grammar::{ExcludedWord, Span};
 
 /// Scans `src` into `out`. Offsets fit in u32 (checked by the caller).
@@ -48,6 +48,9 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                     // The grain type `consent` (DESCRIBE fields consent, ADD consent) shares its
                     // spelling with the excluded word CONSENT; only the lower-case word is a name.
                     emit!(Token::Ident("consent"), j)
+                }
+                Some(Token::Excluded(_)) if names_a_domain_field(bytes, start, j) => {
+                    emit!(Token::Ident(&src[start..j]), j)
                 }
                 Some(Token::Excluded(w)) => {
                     let span = Span { start: start as u32, end: j as u32 };

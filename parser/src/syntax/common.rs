@@ -242,6 +242,11 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
                 p.bump();
                 return Ok(FieldRef { name: compact_str::format_compact!("{prefix}:{name}"), span: p.since(start) });
             }
+            if let Some(name) = matches!(p.peek(), Some(Token::Colon)).then(|| keyword_domain_name(p)).flatten() {
+                p.bump();
+                p.bump();
+                return Ok(FieldRef { name: compact_str::format_compact!("{prefix}:{name}"), span: p.since(start) });
+            }
             Ok(FieldRef { name: Text::from(prefix), span: p.since(start) })
         }
         // `scope` is both the consent field and the SCOPE keyword of `IN SCOPE "…"`.
@@ -251,6 +256,17 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
         }
         _ => Err(p.error_expecting(Expect::Field)),
     }
+}
+
+/// After a domain prefix, `:` and a lower-case keyword written flush against it (`hc:where`):
+/// the keyword's text, a domain field's name (the lexer does the same for excluded words).
+#[cold]
+fn keyword_domain_name<'s>(p: &Cursor<'s, '_>) -> Option<&'s str> {
+    let (Some(Token::Colon), Some(Token::Kw(_))) = (p.peek(), p.peek2()) else { return None };
+    let (prefix, colon, name) = (p.prev_span()?, p.span_at(0)?, p.span_at(1)?);
+    let text = p.text(name);
+    let flush = prefix.end == colon.start && colon.end == name.start;
+    (flush && !text.bytes().any(|b| b.is_ascii_uppercase())).then_some(text)
 }
 
 /// A comma-separated list of fields (SELECT, PROJECT). Stops before `word :`,

@@ -124,6 +124,24 @@ impl<'s, 't> Cursor<'s, 't> {
         self.toks.get(self.pos + n).map(|(t, _)| *t)
     }
 
+    /// The span of the token `n` positions ahead (0 is the next one), if any.
+    #[inline]
+    pub fn span_at(&self, n: usize) -> Option<Span> {
+        self.toks.get(self.pos + n).map(|(_, s)| *s)
+    }
+
+    /// The span of the token just consumed, if any.
+    #[inline]
+    pub fn prev_span(&self) -> Option<Span> {
+        self.toks.get(self.pos.checked_sub(1)?).map(|(_, s)| *s)
+    }
+
+    /// The text of the source at `span`.
+    #[inline]
+    pub fn text(&self, span: Span) -> &'s str {
+        &self.src[span.range()]
+    }
+
     /// The token at index `i`, if any.
     #[inline]
     pub fn token_at(&self, i: usize) -> Option<Token<'s>> {
