@@ -237,15 +237,15 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
     match p.peek() {
         Some(Token::Ident(prefix)) => {
             p.bump();
-            if let (Some(Token::Colon), Some(Token::Ident(name))) = (p.peek(), p.peek2()) {
-                p.bump();
-                p.bump();
-                return Ok(FieldRef { name: compact_str::format_compact!("{prefix}:{name}"), span: p.since(start) });
-            }
-            if let Some(name) = matches!(p.peek(), Some(Token::Colon)).then(|| keyword_domain_name(p)).flatten() {
-                p.bump();
-                p.bump();
-                return Ok(FieldRef { name: compact_str::format_compact!("{prefix}:{name}"), span: p.since(start) });
+            if matches!(p.peek(), Some(Token::Colon)) {
+                if let Some(name) = domain_name(p) {
+                    p.bump();
+                    p.bump();
+                    return Ok(FieldRef {
+                        name: compact_str::format_compact!("{prefix}:{name}"),
+                        span: p.since(start),
+                    });
+                }
             }
             Ok(FieldRef { name: Text::from(prefix), span: p.since(start) })
         }
@@ -258,15 +258,21 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
     }
 }
 
-/// After a domain prefix, `:` and a lower-case keyword written flush against it (`hc:where`):
-/// the keyword's text, a domain field's name (the lexer does the same for excluded words).
+/// After a domain prefix and `:`, the name of the domain field (`hc:patient_id`): a word,
+/// or a lower-case keyword written flush against the colon (`hc:where`, ruling L10; the
+/// lexer does the same for excluded words). Out of line: few fields have a prefix.
 #[cold]
-fn keyword_domain_name<'s>(p: &Cursor<'s, '_>) -> Option<&'s str> {
-    let (Some(Token::Colon), Some(Token::Kw(_))) = (p.peek(), p.peek2()) else { return None };
-    let (prefix, colon, name) = (p.prev_span()?, p.span_at(0)?, p.span_at(1)?);
-    let text = p.text(name);
-    let flush = prefix.end == colon.start && colon.end == name.start;
-    (flush && !text.bytes().any(|b| b.is_ascii_uppercase())).then_some(text)
+fn domain_name<'s>(p: &Cursor<'s, '_>) -> Option<&'s str> {
+    match p.peek2()? {
+        Token::Ident(name) => Some(name),
+        Token::Kw(_) => {
+            let (prefix, colon, name) = (p.prev_span()?, p.span_at(0)?, p.span_at(1)?);
+            let text = p.text(name);
+            let flush = prefix.end == colon.start && colon.end == name.start;
+            (flush && !text.bytes().any(|b| b.is_ascii_uppercase())).then_some(text)
+        }
+        _ => None,
+    }
 }
 
 /// A comma-separated list of fields (SELECT, PROJECT). Stops before `word :`,
