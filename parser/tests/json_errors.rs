@@ -226,8 +226,9 @@ fn decoder_checks_beyond_the_schema() {
             "/where/0/field",
         ),
         (
-            "keyword as domain field name",
-            json!({ "statement": "recall", "pipeline": [{ "stage": "select", "fields": ["hc:limit"] }] }),
+            // Lower-case `hc:limit` is a domain field (ruling L10); upper case is the keyword.
+            "upper-case keyword as domain field name",
+            json!({ "statement": "recall", "pipeline": [{ "stage": "select", "fields": ["hc:LIMIT"] }] }),
             Code::E002,
             "/pipeline/0/fields/0",
         ),

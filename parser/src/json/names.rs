@@ -27,6 +27,12 @@ pub(crate) fn is_field(name: &str) -> bool {
     ) || matches!(
         clean_tokens(name).as_deref(),
         Some([Token::Ident(p), Token::Colon, Token::Ident(n)]) if p.len() + 1 + n.len() == name.len()
+    ) || matches!(
+        // A domain field named like a keyword, written flush and in lower case (ruling L10).
+        clean_tokens(name).as_deref(),
+        Some([Token::Ident(p), Token::Colon, Token::Kw(_)])
+            if name.as_bytes().get(p.len()) == Some(&b':')
+                && name[p.len() + 1..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     )
 }
 
@@ -75,10 +81,12 @@ mod tests {
 
     #[test]
     fn fields() {
-        for ok in ["subject", "hc:patient_id", "scope", "x_department", "consent"] {
+        // `hc:count` and `hc:key`: a domain field may be named like a keyword or an excluded word (ruling L10).
+        for ok in ["subject", "hc:patient_id", "scope", "x_department", "consent", "hc:count", "hc:key"] {
             assert!(is_field(ok), "{ok}");
         }
-        for bad in ["count", "SCOPE", "true", "delete", "sha256:abcdef01", "hc:count", "a b", ""] {
+        for bad in ["count", "SCOPE", "true", "delete", "sha256:abcdef01", "hc:COUNT", "hc: count", "hc:KEY", "a b", ""]
+        {
             assert!(!is_field(bad), "{bad}");
         }
     }
