@@ -46,6 +46,42 @@ pub fn print_idempotent(data: &[u8]) {
         let Some((printed, q2)) = reparse_printed(q) else { continue };
         assert_eq!(printed, cal_parser::print::query_to_text(&q2), "printing is not idempotent");
     }
+    if let Some(doc) = &parsed.ast {
+        format_keeps_comments(text, doc);
+    }
+}
+
+/// `cal fmt` on a whole file: every comment kept in order, the same queries, and
+/// formatting the output changes nothing.
+fn format_keeps_comments(text: &str, doc: &cal_parser::ast::Document) {
+    let out = cal_parser::print::format_source(text, doc).text;
+    if doc.queries.iter().any(|q| cal_parser::print::query_to_text(q).len() > MAX_QUERY_BYTES) {
+        return;
+    }
+    assert_eq!(comments(&out), comments(text), "a comment was lost or reordered:\n{out}");
+    let again = cal_parser::parse_document(&out);
+    assert!(!again.has_errors(), "formatted text does not parse:\n{out}\n{:?}", again.diagnostics);
+    let again = again.ast.expect("no errors means a tree");
+    let json =
+        |d: &cal_parser::ast::Document| d.queries.iter().map(cal_parser::json::query_to_json).collect::<Vec<_>>();
+    assert_eq!(json(&again), json(doc), "formatting changed the queries:\n{out}");
+    assert_eq!(cal_parser::print::format_source(&out, &again).text, out, "formatting is not idempotent");
+}
+
+/// The comments of `text` in order (what follows `--` outside every token, trailing spaces cut).
+fn comments(text: &str) -> Vec<&str> {
+    let tokens = cal_lexer::lex(text).tokens;
+    let mut found = Vec::new();
+    let mut at = 0;
+    for end in tokens.iter().map(|(_, s)| (s.start as usize, s.end as usize)).chain([(text.len(), text.len())]) {
+        for line in text[at..end.0].lines() {
+            if let Some(i) = line.find("--") {
+                found.push(line[i..].trim_end());
+            }
+        }
+        at = end.1;
+    }
+    found
 }
 
 /// Prints `q` and parses the text again, which must succeed; `None` when the
