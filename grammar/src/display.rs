@@ -42,7 +42,9 @@ pub fn escape_for_display(s: &str) -> Cow<'_, str> {
 
 /// The bytes of a query as text to draw code frames from, with every byte offset and
 /// line where it was: invalid UTF-8 and unsafe control characters become `?` (one per
-/// byte), bidi controls U+FFFD (three bytes, like them). Spans computed on the bytes
+/// byte), bidi controls U+FFFD (three bytes, like them), and so do the Unicode line and
+/// paragraph separators, which a code-frame renderer would count as line breaks where
+/// [`LineIndex`](crate::LineIndex) (and the language server protocol) does not. Spans computed on the bytes
 /// therefore stay on character boundaries of the result, which a renderer slicing by
 /// byte offset needs (`String::from_utf8_lossy` would shift every offset after the
 /// first bad byte).
@@ -50,7 +52,7 @@ pub fn display_source(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            if is_bidi_control(c) {
+            if is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}') {
                 out.push('\u{FFFD}');
             } else if is_unsafe_to_show(c) && c != '\r' {
                 out.extend(std::iter::repeat_n('?', c.len_utf8()));
@@ -80,10 +82,10 @@ mod tests {
 
     #[test]
     fn display_source_keeps_every_offset() {
-        let bytes = b"RECALL \xff beliefs \xe2\x80\xae \xe2\x82 \x1b \xc2\x9b \r\n\t\xf0\x9f\x98\x80 end";
+        let bytes = b"RECALL \xff beliefs \xe2\x80\xae \xe2\x82 \x1b \xc2\x9b \r\n\t\xf0\x9f\x98\x80 \xe2\x80\xa8end";
         let shown = display_source(bytes);
         assert_eq!(shown.len(), bytes.len());
-        assert_eq!(shown, "RECALL ? beliefs \u{FFFD} ?? ? ?? \r\n\t\u{1F600} end");
+        assert_eq!(shown, "RECALL ? beliefs \u{FFFD} ?? ? ?? \r\n\t\u{1F600} \u{FFFD}end");
         // Every offset that starts a character (or an invalid byte) in the input starts one in the output.
         for (i, _) in shown.char_indices() {
             assert!(shown.is_char_boundary(i));

@@ -91,13 +91,17 @@ pub struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    /// Indexes `text` (one pass over its bytes).
+    /// Indexes `text` (one pass over its bytes). A line ends at `\n`, `\r\n` or a lone
+    /// `\r`: the three line endings of the language server protocol, which the CLI's
+    /// code frames count the same way.
     pub fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
         let mut line_starts = vec![0];
         line_starts.extend(
-            text.bytes()
+            bytes
+                .iter()
                 .enumerate()
-                .filter(|&(_, b)| b == b'\n')
+                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
                 .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX)),
         );
         LineIndex { text, line_starts }
@@ -168,6 +172,18 @@ impl<'a> LineIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr() {
+        let text = "a\nb\r\nc\rd\u{2028}e";
+        let index = LineIndex::new(text);
+        let at = |c: char| {
+            let p = index.position(Span::new(text.find(c).unwrap(), text.find(c).unwrap() + 1));
+            (p.line, p.col)
+        };
+        assert_eq!([at('a'), at('b'), at('c'), at('d'), at('e')], [(1, 1), (2, 1), (3, 1), (4, 1), (4, 3)]);
+        assert_eq!(index.offset_of_utf16(3, 0), text.find('d').unwrap() as u32);
+    }
 
     #[test]
     fn spec_example_position() {

@@ -55,7 +55,7 @@ impl<'a> Lines<'a> {
                 if start >= len {
                     return len;
                 }
-                let line_end = text[start as usize..].find('\n').map_or(text.len(), |i| start as usize + i);
+                let line_end = text[start as usize..].find(['\r', '\n']).map_or(text.len(), |i| start as usize + i);
                 let want = (start as usize).saturating_add(character as usize).min(line_end);
                 floor(text, want)
             }
