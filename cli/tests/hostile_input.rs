@@ -59,12 +59,13 @@ fn invalid_utf8_is_e070_with_status_1_from_every_command() {
 }
 
 #[test]
-fn the_e070_position_covers_the_bad_sequence_counted_on_the_bytes() {
+fn the_e070_position_is_the_first_bad_byte_as_the_conformance_suite_says() {
+    // docs/spec-decisions-conformance-parse-wire.md, C3: the empty span at the first bad byte.
     let out = cal(&["check", "--json"], b"RECALL beliefs\nABOUT \"a\xe2\x82b\"");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
     let d = &report["diagnostics"][0];
     assert_eq!(d["code"], "CAL-E070");
-    assert_eq!(d["position"], serde_json::json!({"start": 23, "end": 25, "line": 2, "col": 9}));
+    assert_eq!(d["position"], serde_json::json!({"start": 23, "end": 23, "line": 2, "col": 9}));
 }
 
 #[test]

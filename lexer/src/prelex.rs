@@ -7,11 +7,12 @@ use cal_grammar::{Code, Diagnostic, Span, limits};
 #[allow(clippy::result_large_err)]
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
     std::str::from_utf8(bytes).map_err(|e| {
+        // The empty span at the first bad byte (conformance ruling C3): how many bytes a bad
+        // sequence spans is a choice each decoder makes differently, where it starts is not.
         let at = e.valid_up_to();
-        let len = e.error_len().unwrap_or(bytes.len() - at).max(1);
         Diagnostic::new(
             Code::E070,
-            Span::new(at, at + len),
+            Span::empty(at),
             format!("The query is not valid UTF-8: invalid byte sequence at byte offset {at}."),
         )
         .with_suggestion("Encode the query as UTF-8 (§16.1).")
@@ -89,7 +90,11 @@ mod tests {
     fn utf8_error_points_at_bad_byte() {
         let d = decode_utf8(b"RECALL \xff beliefs").unwrap_err();
         assert_eq!(d.code, Code::E070);
-        assert_eq!(d.span, Span::new(7, 8));
+        // The empty span at the bad byte, as the conformance suite's E070 cases say (ruling C3);
+        // the span used to cover the bad sequence, and `cal check --json` then disagreed with them.
+        assert_eq!(d.span, Span::empty(7));
+        let d = decode_utf8(b"RECALL \xe2\x82 beliefs").unwrap_err();
+        assert_eq!(d.span, Span::empty(7));
     }
 
     #[test]
