@@ -76,7 +76,7 @@ fn frame_is_small(shown: &str, index: &LineIndex<'_>, d: &Diagnostic) -> bool {
     let (_, line_start) = index.line_of(start);
     let Some(room) = MAX_FRAME_BYTES.checked_sub(end.saturating_sub(line_start as usize)) else { return false };
     // The rest of the last line, looked at no further than the room left.
-    shown.as_bytes()[end..].iter().take(room + 1).take_while(|b| **b != b'\n').count() <= room
+    shown.as_bytes()[end..].iter().take(room + 1).take_while(|b| !matches!(b, b'\n' | b'\r')).count() <= room
 }
 
 /// A diagnostic on a line too long to draw: its position, up to 40 characters before its
@@ -87,7 +87,8 @@ fn write_excerpt(name: &str, index: &LineIndex<'_>, d: &Diagnostic, out: &mut im
     let (_, line_start) = index.line_of(pos.start);
     let (line_start, start, end) = (line_start as usize, pos.start as usize, pos.end as usize);
     let before: usize = text[line_start..start].chars().rev().take(40).map(char::len_utf8).sum();
-    let after_line = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    // Lines end at `\n`, `\r\n` or a lone `\r`, as LineIndex counts them.
+    let after_line = text[start..].find(['\r', '\n']).map_or(text.len(), |n| start + n);
     let after: usize = text[start..after_line].chars().take(80).map(char::len_utf8).sum();
     let (from, to) = (start - before, start + after);
     let lead = if from > line_start { "…" } else { "" };
@@ -196,6 +197,19 @@ mod tests {
         let at = shown.find("WHRE").unwrap();
         assert_eq!(&shown[..at], "a ".repeat(20));
         assert_eq!(lines[3], format!("   │ {}^^^^", " ".repeat(41)));
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_the_line_framed_or_excerpted() {
+        // The line of the diagnostic is short; a long second line after a lone `\r` does not count.
+        let source = format!("RECALL beliefs WHRE \"a\"\r-- {}", "x".repeat(3 * MAX_FRAME_BYTES));
+        let out = render(&source, &[Diagnostic::new(Code::E002, Span::new(15, 19), "Unexpected `WHRE`.")]);
+        assert!(out.contains("╰──"), "a frame:\n{out}");
+        // An excerpt of a long line stops at a lone `\r` and never prints it.
+        let source = format!("{}WHRE\r{}", "a ".repeat(MAX_FRAME_BYTES), "b".repeat(10));
+        let at = 2 * MAX_FRAME_BYTES;
+        let out = render(&source, &[Diagnostic::new(Code::E002, Span::new(at, at + 4), "Unexpected `WHRE`.")]);
+        assert!(!out.contains('\r') && out.contains("WHRE\n"), "{out:?}");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! formats exactly as the canonical document printer prints it.
 
 use cal_lexer::Token;
-use cal_parser::print::{document_to_text, format_source};
+use cal_parser::print::{Kept, document_to_text, format_source};
 use cal_parser::{json, parse_document};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -52,7 +52,7 @@ fn format_checked(path: &Path, text: &str) -> (String, Vec<u32>) {
         assert!(formatted.kept_as_written.is_empty());
     }
     let index = cal_grammar::LineIndex::new(text);
-    (formatted.text.clone(), formatted.kept_as_written.iter().map(|s| index.position(*s).line).collect())
+    (formatted.text.clone(), formatted.kept_as_written.iter().map(|(s, _)| index.position(*s).line).collect())
 }
 
 #[test]
@@ -81,4 +81,25 @@ fn every_corpus_file_keeps_its_comments_and_its_queries() {
         }
     }
     assert!(seen > 150, "only {seen} files");
+}
+
+#[test]
+fn a_query_whose_canonical_text_would_pass_the_limit_is_kept_as_written() {
+    // `confidence>0.5` prints as `confidence > 0.5`: 429 more conditions make the canonical
+    // text longer than 8,192 bytes even on one line, while the text as written is shorter.
+    let limit = cal_grammar::limits::MAX_QUERY_BYTES;
+    let written = format!("RECALL beliefs WHERE confidence>0.5{}", " AND confidence>0.5".repeat(429));
+    assert!(written.len() <= limit);
+    let doc = parse_document(&written).ast.expect("parses");
+    assert!(cal_parser::print::query_to_text(&doc.queries[0]).len() > limit);
+    let formatted = format_source(&written, &doc);
+    assert_eq!(formatted.text, format!("{written}\n"));
+    assert_eq!(formatted.kept_as_written, vec![(doc.queries[0].span, Kept::Length)]);
+    assert!(!parse_document(&formatted.text).has_errors());
+    // With fewer conditions the canonical text fits (on one line): formatted, not kept.
+    let shorter = format!("RECALL beliefs WHERE confidence>0.5{}", " AND confidence>0.5".repeat(380));
+    let doc = parse_document(&shorter).ast.expect("parses");
+    let formatted = format_source(&shorter, &doc);
+    assert!(formatted.kept_as_written.is_empty());
+    assert!(formatted.text.len() - 1 <= limit && formatted.text.contains("confidence > 0.5"));
 }

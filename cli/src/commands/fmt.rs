@@ -38,13 +38,19 @@ pub fn run(args: &FmtArgs) -> ExitCode {
     let formatted = cal_parser::print::format_source(text, &doc);
     if !formatted.kept_as_written.is_empty() {
         let lines = cal_grammar::LineIndex::new(text);
-        for span in &formatted.kept_as_written {
+        for (span, why) in &formatted.kept_as_written {
             let line = lines.position(*span).line;
-            errln!(
-                "{}:{line}: note: this query has a comment inside it and is kept as written; \
-                 move the comment above the query to have it formatted",
-                input.name
-            );
+            let why = match why {
+                cal_parser::print::Kept::Comment => {
+                    "this query has a comment inside it and is kept as written; \
+                     move the comment above the query to have it formatted"
+                }
+                cal_parser::print::Kept::Length => {
+                    "this query is kept as written: its canonical text would be longer than \
+                     8,192 bytes (CAL-E001)"
+                }
+            };
+            errln!("{}:{line}: note: {why}", input.name);
         }
     }
     let formatted = formatted.text;

@@ -10,7 +10,7 @@
 
 use super::Edit;
 use cal_grammar::Span;
-use cal_parser::print::{format_source, has_comment_inside, query_to_text};
+use cal_parser::print::{comment_inside, comment_spans, format_source, query_to_text};
 
 /// Edits that format the queries overlapping `range` (the whole document for `None`).
 pub fn format(text: &str, range: Option<Span>) -> Vec<Edit> {
@@ -27,11 +27,11 @@ pub fn format(text: &str, range: Option<Span>) -> Vec<Edit> {
             vec![Edit { span: Span::new(0, text.len()), text: formatted }]
         };
     };
-    let tokens = cal_lexer::lex(text).tokens;
+    let comments = comment_spans(text, &cal_lexer::lex(text).tokens);
     doc.queries
         .iter()
         .filter(|q| q.span.start <= range.end && range.start <= q.span.end)
-        .filter(|q| !has_comment_inside(text, &tokens, q.span))
+        .filter(|q| !comment_inside(&comments, q.span))
         .filter_map(|q| {
             let printed = query_to_text(q);
             (text.get(q.span.range()) != Some(printed.as_str())).then_some(Edit { span: q.span, text: printed })

@@ -25,7 +25,7 @@ mod source;
 mod statements;
 mod values;
 
-pub use source::{Formatted, format_source, has_comment_inside};
+pub use source::{Formatted, Kept, comment_inside, comment_spans, format_source};
 
 use crate::ast::{Document, Query, QueryBody, Recall, Statement};
 use cal_grammar::limits::MAX_QUERY_BYTES;

@@ -13,13 +13,18 @@
 //! * a query with a comment *inside* it is kept exactly as written, and reported in
 //!   [`Formatted::kept_as_written`]: the printer lays a query out from its tree, and
 //!   there is no place in the tree a comment could be carried to. Moving the comment
-//!   above the query lets it be formatted.
+//!   above the query lets it be formatted;
+//! * so is a query whose canonical text would be longer than a query may be (§17.3)
+//!   while the text as written is not: canonical spacing (`a > 1` for `a>1`, `| LIMIT`
+//!   for `LIMIT`) can add what even the one-line form cannot take back, and `cal fmt`
+//!   must not turn a query that runs into one refused with CAL-E001.
 //!
 //! A file without comments formats to exactly `document_to_text`.
 
 use super::query_to_text;
 use crate::ast::Document;
 use cal_grammar::Span;
+use cal_grammar::limits::MAX_QUERY_BYTES;
 use cal_lexer::Token;
 
 /// A file formatted with its comments kept.
@@ -27,9 +32,17 @@ use cal_lexer::Token;
 pub struct Formatted {
     /// The formatted text, ending with a newline (empty for an empty file).
     pub text: String,
-    /// The queries left as written because a comment lies inside them (their spans in
-    /// the input), in source order.
-    pub kept_as_written: Vec<Span>,
+    /// The queries left as written (their spans in the input, and why), in source order.
+    pub kept_as_written: Vec<(Span, Kept)>,
+}
+
+/// Why a query was left as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept {
+    /// A comment lies inside it.
+    Comment,
+    /// Its canonical text would pass the length limit that the text as written keeps.
+    Length,
 }
 
 /// A `--` comment of the input.
@@ -44,17 +57,22 @@ struct Comment {
 }
 
 /// Formats `text`, which parsed without errors into `document`, keeping its comments.
+/// Linear in the size of the file (tokens, comments and queries are each in source order).
 pub fn format_source(text: &str, document: &Document) -> Formatted {
     let tokens = cal_lexer::lex(text).tokens;
     let comments = comments(text, &tokens);
-    let inside = |q: Span| comments.iter().any(|c| q.start <= c.span.start && c.span.end <= q.end);
+    let spans: Vec<Span> = comments.iter().map(|c| c.span).collect();
     let mut out = String::new();
     let mut kept_as_written = Vec::new();
-    // Comments not yet written, in order; each query takes those before it.
-    let mut pending = comments.iter().filter(|c| !document.queries.iter().any(|q| q.span.cover(c.span) == q.span));
+    // Comments outside every query, in order; each query takes those before it.
+    let queries = &document.queries;
+    let mut pending = comments.iter().filter(|c| {
+        let q = queries.partition_point(|q| q.span.start <= c.span.start);
+        q == 0 || queries[q - 1].span.end < c.span.end
+    });
     let mut next = pending.next();
     let mut previous_end = None;
-    for (i, query) in document.queries.iter().enumerate() {
+    for (i, query) in queries.iter().enumerate() {
         // The comment sharing its line with the end of the previous query.
         if let Some(c) = next.filter(|c| c.after_code && previous_end.is_some() && c.span.end <= query.span.start) {
             out.push(' ');
@@ -77,13 +95,20 @@ pub fn format_source(text: &str, document: &Document) -> Formatted {
         if !first_line && blank_line_before(text, &tokens, query.span.start) && !out.ends_with("\n\n") {
             out.push('\n');
         }
-        if inside(query.span) {
-            out.push_str(&text[query.span.range()]);
-            kept_as_written.push(query.span);
+        let written = &text[query.span.range()];
+        if comment_inside(&spans, query.span) {
+            out.push_str(written);
+            kept_as_written.push((query.span, Kept::Comment));
         } else {
-            out.push_str(&query_to_text(query));
+            let printed = query_to_text(query);
+            if printed.len() > MAX_QUERY_BYTES && written.len() <= MAX_QUERY_BYTES {
+                out.push_str(written);
+                kept_as_written.push((query.span, Kept::Length));
+            } else {
+                out.push_str(&printed);
+            }
         }
-        if i + 1 < document.queries.len() {
+        if i + 1 < queries.len() {
             out.push(';');
         }
         previous_end = Some(query.span.end);
@@ -110,10 +135,16 @@ pub fn format_source(text: &str, document: &Document) -> Formatted {
     Formatted { text: out, kept_as_written }
 }
 
-/// True when a `--` comment lies between two tokens inside `span`: such a query
-/// cannot be reprinted without losing it.
-pub fn has_comment_inside(text: &str, tokens: &[(Token<'_>, Span)], span: Span) -> bool {
-    comments(text, tokens).iter().any(|c| span.start <= c.span.start && c.span.end <= span.end)
+/// The spans of the `--` comments of `text` (lexed into `tokens`), in order.
+pub fn comment_spans(text: &str, tokens: &[(Token<'_>, Span)]) -> Vec<Span> {
+    comments(text, tokens).iter().map(|c| c.span).collect()
+}
+
+/// True when one of `comments` (in order, from [`comment_spans`]) lies inside `span`:
+/// such a query cannot be reprinted without losing it.
+pub fn comment_inside(comments: &[Span], span: Span) -> bool {
+    let first = comments.partition_point(|c| c.start < span.start);
+    comments.get(first).is_some_and(|c| c.end <= span.end)
 }
 
 /// Every comment of `text`, found in the gaps between its tokens (a `--` inside a
@@ -145,7 +176,8 @@ fn comments(text: &str, tokens: &[(Token<'_>, Span)]) -> Vec<Comment> {
 
 /// True when the whitespace just before the token starting at `start` holds a blank line.
 fn blank_line_before(text: &str, tokens: &[(Token<'_>, Span)], start: u32) -> bool {
-    let previous_end = tokens.iter().take_while(|(_, s)| s.start < start).last().map_or(0, |(_, s)| s.end as usize);
+    let before = tokens.partition_point(|(_, s)| s.start < start);
+    let previous_end = before.checked_sub(1).map_or(0, |i| tokens[i].1.end as usize);
     let gap = &text[previous_end..start as usize];
     // Only the whitespace after the last comment of the gap counts.
     let tail = gap.rfind("--").map_or(gap, |c| &gap[c..]);
