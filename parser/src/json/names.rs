@@ -30,8 +30,9 @@ pub(crate) fn is_field(name: &str) -> bool {
     ) || matches!(
         // A domain field named like a keyword, written flush and in lower case (ruling L10).
         clean_tokens(name).as_deref(),
-        Some([Token::Ident(p), Token::Colon, Token::Kw(_)])
-            if name.as_bytes().get(p.len()) == Some(&b':')
+        Some([Token::Ident(p), Token::Colon, Token::Kw(k)])
+            if !crate::syntax::starts_statement(*k)
+                && name.as_bytes().get(p.len()) == Some(&b':')
                 && name[p.len() + 1..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     )
 }

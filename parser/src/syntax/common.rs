@@ -265,14 +265,24 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
 fn domain_name<'s>(p: &Cursor<'s, '_>) -> Option<&'s str> {
     match p.peek2()? {
         Token::Ident(name) => Some(name),
-        Token::Kw(_) => {
-            let (prefix, colon, name) = (p.prev_span()?, p.span_at(0)?, p.span_at(1)?);
-            let text = p.text(name);
-            let flush = prefix.end == colon.start && colon.end == name.start;
-            (flush && !text.bytes().any(|b| b.is_ascii_uppercase())).then_some(text)
-        }
-        _ => None,
+        _ => keyword_domain_name(p, p.pos.checked_sub(1)?),
     }
+}
+
+/// With the token at index `prefix` a word, then `:`, then a keyword, all flush and the
+/// keyword in lower case: the keyword's text, which names a domain field (ruling L10).
+/// Not a keyword that starts a statement: `b:recall …` in a BATCH is the next entry.
+fn keyword_domain_name<'s>(p: &Cursor<'s, '_>, prefix: usize) -> Option<&'s str> {
+    let (Some(Token::Colon), Some(Token::Kw(k))) = (p.token_at(prefix + 1), p.token_at(prefix + 2)) else {
+        return None;
+    };
+    if starts_statement(k) {
+        return None;
+    }
+    let (word, colon, name) = (p.span_of(prefix)?, p.span_of(prefix + 1)?, p.span_of(prefix + 2)?);
+    let text = p.text(name);
+    let flush = word.end == colon.start && colon.end == name.start;
+    (flush && !text.bytes().any(|b| b.is_ascii_uppercase())).then_some(text)
 }
 
 /// A comma-separated list of fields (SELECT, PROJECT). Stops before `word :`,
@@ -299,9 +309,12 @@ pub(crate) fn field_list(p: &mut Cursor<'_, '_>) -> PResult<Vec<FieldRef>> {
 /// True when the tokens at `offset` and `offset + 1` are `word :` — a label.
 pub(crate) fn is_label_ahead(p: &Cursor<'_, '_>, offset: usize) -> bool {
     // `hc:patient_id` is a domain field, not a label: a label is never followed by a name.
+    // Nor is `hc:where` (ruling L10), unless the keyword starts a statement: `b:recall …`
+    // in a BATCH is the next entry.
     matches!(p.peek_at(offset), Some(Token::Ident(_) | Token::Kw(_)))
         && matches!(p.peek_at(offset + 1), Some(Token::Colon))
         && !matches!(p.peek_at(offset + 2), Some(Token::Ident(_)))
+        && !(matches!(p.peek_at(offset), Some(Token::Ident(_))) && keyword_domain_name(p, p.pos + offset).is_some())
 }
 
 /// A label: any word, keywords included (the spec's own examples use `history:` and `recent:`).
@@ -404,7 +417,10 @@ pub(crate) fn junk(p: &mut Cursor<'_, '_>, resumes: fn(Keyword) -> bool, what: E
         Some(t) if !stop(&t) => {
             p.error_skipping(what);
             let first = std::cell::Cell::new(true);
-            p.skip_stretch(|t| stop(t) || (!first.replace(false) && misspells_one_of(t, resumes)));
+            // A word after `:` is a domain field's name (`fin:amount`), not a misspelt clause.
+            let misspelt =
+                |t: &Token<'_>, before| !matches!(before, Some(Token::Colon)) && misspells_one_of(t, resumes);
+            p.skip_stretch(|t, before| stop(t) || (!first.replace(false) && misspelt(t, before)));
             true
         }
         _ => false,

@@ -124,16 +124,10 @@ impl<'s, 't> Cursor<'s, 't> {
         self.toks.get(self.pos + n).map(|(t, _)| *t)
     }
 
-    /// The span of the token `n` positions ahead (0 is the next one), if any.
+    /// The span of the token at index `i`, if any.
     #[inline]
-    pub fn span_at(&self, n: usize) -> Option<Span> {
-        self.toks.get(self.pos + n).map(|(_, s)| *s)
-    }
-
-    /// The span of the token just consumed, if any.
-    #[inline]
-    pub fn prev_span(&self) -> Option<Span> {
-        self.toks.get(self.pos.checked_sub(1)?).map(|(_, s)| *s)
+    pub fn span_of(&self, i: usize) -> Option<Span> {
+        self.toks.get(i).map(|(_, s)| *s)
     }
 
     /// The text of the source at `span`.
@@ -448,10 +442,12 @@ impl<'s, 't> Cursor<'s, 't> {
 
     /// Skips a stretch of text that is not what was expected, up to a token for which
     /// `stop` holds (or the end): bracketed groups are skipped whole when they are
-    /// balanced, so a `,` or `)` inside them does not end the stretch.
-    pub fn skip_stretch(&mut self, stop: impl Fn(&Token<'s>) -> bool) {
+    /// balanced, so a `,` or `)` inside them does not end the stretch. `stop` also sees
+    /// the token before the one it is asked about.
+    pub fn skip_stretch(&mut self, stop: impl Fn(&Token<'s>, Option<Token<'s>>) -> bool) {
         while let Some(t) = self.peek() {
-            if stop(&t) {
+            let before = self.pos.checked_sub(1).and_then(|i| self.token_at(i));
+            if stop(&t, before) {
                 break;
             }
             match self.matching_close(self.pos) {

@@ -34,6 +34,8 @@ use cal_lexer::Token;
 use cursor::{Cursor, PResult};
 use expected::{Expect, eoi_bit};
 
+pub(crate) use common::starts_statement;
+
 /// `[CAL/n] LET* (statement | DEFINE TEMPLATE)`, into `out` (which is `None`),
 /// left `None` when a statement parsed but cannot stand (see `statement`).
 /// Each kind of body is built straight into `out`: a query is large, and

@@ -16,7 +16,9 @@ const EXACT_POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 pub(crate) fn decimal(text: &str) -> Option<f64> {
     match short_number(text) {
         Some(Number::Float(f)) => Some(f),
-        // Below 10^15, so exact in an f64.
+        // Below 10^15, so exact in an f64; negated as a float so that `-0` is -0.0, as
+        // `str::parse` reads it (an integer has no negative zero).
+        Some(Number::Int(n)) if text.starts_with('-') => Some(-(n.unsigned_abs() as f64)),
         Some(Number::Int(n)) => Some(n as f64),
         None => text.parse().ok(),
     }
