@@ -35,13 +35,13 @@ pub(crate) fn assemble(p: &mut Cursor<'_, '_>) -> PResult<Assemble> {
     let mut seen: Vec<(&'static str, Span)> = Vec::new();
     let mut from_seen = false;
     loop {
-        p.expect_label(Expect::Clause);
+        p.expect_label(Expect::AssembleClause);
         let before = p.pos;
         let clause_start = p.start();
         let what = match clause(p, &mut a, &mut from_seen) {
             Ok(Some(what)) => what,
             // No clause starts here: a stretch of text that is none is reported and skipped.
-            Ok(None) if junk(p, starts_assemble_clause, Expect::Clause) => continue,
+            Ok(None) if junk(p, starts_assemble_clause, Expect::AssembleClause) => continue,
             Ok(None) => break,
             Err(Bail) => {
                 p.skip_until(|t| is_clause_boundary(t) && !matches!(t, Token::Comma));

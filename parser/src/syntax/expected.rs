@@ -28,13 +28,16 @@ pub(crate) enum Expect {
     TemplateSection,
     Category,
     Parameter,
+    /// A clause of RECALL.
     Clause,
     BudgetUnit,
     HistoryCondition,
+    /// A clause of ASSEMBLE (its own keywords: a misspelling is matched against them only).
+    AssembleClause,
 }
 
 impl Expect {
-    const ALL: [Expect; 24] = [
+    const ALL: [Expect; 25] = [
         Expect::Statement,
         Expect::GrainType,
         Expect::Field,
@@ -59,6 +62,7 @@ impl Expect {
         Expect::Clause,
         Expect::BudgetUnit,
         Expect::HistoryCondition,
+        Expect::AssembleClause,
     ];
 
     fn describe(self) -> &'static str {
@@ -84,7 +88,7 @@ impl Expect {
             Expect::TemplateSection => "a template section (HEADER, ELEMENT, …)",
             Expect::Category => "a relation category",
             Expect::Parameter => "a parameter ($name)",
-            Expect::Clause => "a clause",
+            Expect::Clause | Expect::AssembleClause => "a clause",
             Expect::BudgetUnit => "a budget unit (tokens or grains)",
             Expect::HistoryCondition => "`subject = …` or `relation = …`",
         }
@@ -120,6 +124,7 @@ impl Expected {
     fn has_kw(&self, k: Keyword) -> bool {
         self.has_token(Token::Kw(k))
             || (self.has(Expect::Clause) && CLAUSE_KEYWORDS.contains(&k))
+            || (self.has(Expect::AssembleClause) && ASSEMBLE_CLAUSE_KEYWORDS.contains(&k))
             || (self.has(Expect::Statement) && STATEMENT_KEYWORDS.contains(&k))
             || (self.has(Expect::Stage) && STAGE_KEYWORDS.contains(&k))
     }
@@ -202,7 +207,7 @@ fn bit_name(bit: u8) -> Option<&'static str> {
     })
 }
 
-/// Keywords that can start a clause of RECALL or ASSEMBLE.
+/// Keywords that can start a clause of RECALL.
 const CLAUSE_KEYWORDS: &[Keyword] = &[
     Keyword::Where,
     Keyword::With,
@@ -215,13 +220,11 @@ const CLAUSE_KEYWORDS: &[Keyword] = &[
     Keyword::Contradictions,
     Keyword::As,
     Keyword::In,
-    Keyword::For,
-    Keyword::From,
-    Keyword::Budget,
-    Keyword::Priority,
-    Keyword::Format,
-    Keyword::Stream,
 ];
+
+/// Keywords that can start a clause of ASSEMBLE.
+const ASSEMBLE_CLAUSE_KEYWORDS: &[Keyword] =
+    &[Keyword::For, Keyword::From, Keyword::Budget, Keyword::Priority, Keyword::Format, Keyword::Stream, Keyword::With];
 
 /// Keywords that start a statement.
 pub(crate) const STATEMENT_KEYWORDS: &[Keyword] = &[
