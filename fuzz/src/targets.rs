@@ -74,7 +74,7 @@ fn comments(text: &str) -> Vec<&str> {
     let mut found = Vec::new();
     let mut at = 0;
     for end in tokens.iter().map(|(_, s)| (s.start as usize, s.end as usize)).chain([(text.len(), text.len())]) {
-        for line in text[at..end.0].lines() {
+        for line in text[at..end.0].split(['\r', '\n']) {
             if let Some(i) = line.find("--") {
                 found.push(line[i..].trim_end());
             }

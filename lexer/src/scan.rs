@@ -76,7 +76,8 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                     continue;
                 }
                 b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                    let end = bytes[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
+                    // A comment ends at a line end: `\n`, `\r\n` or a lone `\r`, as an editor shows it.
+                    let end = bytes[i..].iter().position(|&c| c == b'\n' || c == b'\r').map_or(n, |p| i + p);
                     out.plain &= bytes[i..end].is_ascii();
                     i = end;
                     continue;

@@ -346,3 +346,15 @@ mod scanner_agrees_with_logos {
         }
     }
 }
+
+#[test]
+fn a_comment_ends_at_every_line_end_an_editor_shows() {
+    // A lone `\r` ends a line in an editor (and in the positions we report): what follows
+    // it must not be hidden in the comment while the editor shows it as code.
+    for text in ["-- c\rRECALL beliefs", "-- c\nRECALL beliefs", "-- c\r\nRECALL beliefs"] {
+        for lexed in [lex(text), lex_with_logos(text)] {
+            let kinds: Vec<_> = lexed.tokens.iter().map(|(t, _)| *t).collect();
+            assert_eq!(kinds, [Token::Kw(Keyword::Recall), Token::Ident("beliefs")], "{text:?}");
+        }
+    }
+}

@@ -11,7 +11,7 @@ use logos::Logos;
 /// a character that merely case-folds to ASCII (`ſubjects`) is not a keyword.
 #[derive(Logos, Debug, Clone, Copy, PartialEq)]
 #[logos(skip r"[ \t\r\n\f]+")]
-#[logos(skip(r"--[^\n]*", allow_greedy = true))]
+#[logos(skip(r"--[^\r\n]*", allow_greedy = true))]
 pub enum Token<'src> {
     /// An active keyword (§3.2, Appendix D).
     Kw(Keyword),

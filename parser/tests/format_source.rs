@@ -25,7 +25,7 @@ fn comments(text: &str) -> Vec<String> {
     }
     gaps.push(&text[at..]);
     gaps.iter()
-        .flat_map(|gap| gap.lines())
+        .flat_map(|gap| gap.split(['\r', '\n']))
         .filter_map(|line| line.find("--").map(|i| line[i..].trim_end().to_string()))
         .collect()
 }

@@ -54,7 +54,7 @@ fn comments(text: &str, from: usize, to: usize, out: &mut Vec<SemanticToken>) {
     let mut at = 0;
     while let Some(i) = gap[at..].find("--") {
         let start = at + i;
-        let end = gap[start..].find('\n').map_or(gap.len(), |j| start + j);
+        let end = gap[start..].find(['\r', '\n']).map_or(gap.len(), |j| start + j);
         out.push(SemanticToken { span: Span::new(from + start, from + end), kind: 8 });
         at = end;
     }

@@ -158,13 +158,13 @@ fn comments(text: &str, tokens: &[(Token<'_>, Span)]) -> Vec<Comment> {
         let mut code_before = at > 0;
         while let Some(dash) = text.get(gap_from..start).and_then(|g| g.find("--")) {
             let from = gap_from + dash;
-            let line_end = text[from..start].find('\n').map_or(start, |n| from + n);
+            let line_end = text[from..start].find(['\r', '\n']).map_or(start, |n| from + n);
             let space = &text[gap_from..from];
             let trimmed = text[from..line_end].trim_end();
             found.push(Comment {
                 span: Span::new(from, from + trimmed.len()),
-                after_code: code_before && !space.contains('\n'),
-                blank_before: space.matches('\n').count() >= 2,
+                after_code: code_before && line_breaks(space) == 0,
+                blank_before: line_breaks(space) >= 2,
             });
             gap_from = line_end;
             code_before = false;
@@ -181,6 +181,12 @@ fn blank_line_before(text: &str, tokens: &[(Token<'_>, Span)], start: u32) -> bo
     let gap = &text[previous_end..start as usize];
     // Only the whitespace after the last comment of the gap counts.
     let tail = gap.rfind("--").map_or(gap, |c| &gap[c..]);
-    let tail = tail.find('\n').map_or("", |n| &tail[n..]);
-    tail.matches('\n').count() >= 2
+    let tail = tail.find(['\r', '\n']).map_or("", |n| &tail[n..]);
+    line_breaks(tail) >= 2
+}
+
+/// How many line ends `s` holds: `\n`, `\r\n` and a lone `\r` count one each.
+fn line_breaks(s: &str) -> usize {
+    let b = s.as_bytes();
+    b.iter().enumerate().filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n'))).count()
 }
