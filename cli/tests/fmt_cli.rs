@@ -1,19 +1,11 @@
 //! `cal fmt` on files with comments: nothing a person wrote is deleted, a query
 //! kept as written is named on standard error, and `--check` accepts the result.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn cal(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cal"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cal starts");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("cal reads its input");
-    child.wait_with_output().expect("cal ends")
+/// `cal args` with `stdin` as text.
+fn cal(args: &[&str], stdin: &str) -> std::process::Output {
+    common::cal(args, stdin.as_bytes())
 }
 
 #[test]

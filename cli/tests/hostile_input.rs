@@ -3,23 +3,9 @@
 //! CAL-E071) with exit status 1, never panic, and never pass the dangerous characters
 //! on to whoever reads the output (`cli/src/render.rs`, `grammar/src/display.rs`).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-/// Runs `cal args` with `stdin` as standard input.
-fn cal(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cal"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cal starts");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin).expect("cal reads its input");
-    drop(input);
-    child.wait_with_output().expect("cal ends")
-}
+use common::cal;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("cal writes UTF-8")
