@@ -71,10 +71,10 @@ pub fn format_source(text: &str, document: &Document) -> Formatted {
         q == 0 || queries[q - 1].span.end < c.span.end
     });
     let mut next = pending.next();
-    let mut previous_end = None;
+    let mut after_query = false;
     for (i, query) in queries.iter().enumerate() {
         // The comment sharing its line with the end of the previous query.
-        if let Some(c) = next.filter(|c| c.after_code && previous_end.is_some() && c.span.end <= query.span.start) {
+        if let Some(c) = next.filter(|c| c.after_code && after_query && c.span.end <= query.span.start) {
             out.push(' ');
             out.push_str(&text[c.span.range()]);
             next = pending.next();
@@ -111,10 +111,10 @@ pub fn format_source(text: &str, document: &Document) -> Formatted {
         if i + 1 < queries.len() {
             out.push(';');
         }
-        previous_end = Some(query.span.end);
+        after_query = true;
     }
     // What follows the last query: a comment on its line, then the rest, one per line.
-    if let Some(c) = next.filter(|c| c.after_code && previous_end.is_some()) {
+    if let Some(c) = next.filter(|c| c.after_code && after_query) {
         out.push(' ');
         out.push_str(&text[c.span.range()]);
         next = pending.next();
