@@ -2,20 +2,16 @@
 //! pipe; every subcommand that prints much must then end quietly with status 0
 //! instead of panicking on the failed write (`cli/src/stdio.rs`).
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// Runs `cal args` with `stdin` as input, reads the first bytes of its output,
 /// closes the pipe, and returns the exit code and standard error.
 fn read_a_little_then_close(args: &[&str], stdin: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cal"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cal starts");
+    let mut child = common::spawn(args);
     let mut input = child.stdin.take().expect("stdin");
     let text = stdin.to_string();
     let feeder = std::thread::spawn(move || {
