@@ -40,6 +40,10 @@ enum Command {
     /// Memory grains: encode, decode, pack, verify, sign and disclose (OMS 1.3).
     #[command(subcommand)]
     Mg(commands::mg::MgCommand),
+    /// The durable store: an SQLite file of grains that survives crashes (init, import,
+    /// export, add, verify, stats).
+    #[command(subcommand)]
+    Store(commands::store::StoreCommand),
     /// The language server, on standard input/output.
     Lsp(commands::lsp::LspArgs),
     /// Certify a CAL implementation against the conformance corpus; serve this toolchain as an adapter.
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
         Command::Json(args) => commands::convert::to_json(&args),
         Command::Text(args) => commands::convert::to_text(&args),
         Command::Mg(cmd) => commands::mg::run(cmd),
+        Command::Store(cmd) => commands::store::run(cmd),
         Command::Lsp(args) => commands::lsp::run(&args),
         Command::Conformance(cmd) => commands::conformance::run(cmd),
     }

@@ -9,6 +9,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use oms::durable::DurableStore;
 use oms::store::{Query, ResultEnvelope, Store, Stored};
 use oms::{ContentAddress, OmsError};
 
@@ -148,5 +149,137 @@ impl ReadFacade for OmsFacade {
 
     fn grain_count(&self) -> usize {
         self.store.len()
+    }
+}
+
+/// The facade over a durable store ([`oms::durable::DurableStore`]): the same
+/// answers as [`OmsFacade`] over the same grains, read from the database.
+///
+/// The store can fail where memory cannot (a damaged file): the first such
+/// error is kept, so that the caller reports it by name instead of trusting
+/// an answer that might be smaller than the truth ([`DurableFacade::take_error`]).
+pub struct DurableFacade {
+    store: Arc<DurableStore>,
+    error: Mutex<Option<OmsError>>,
+}
+
+impl std::fmt::Debug for DurableFacade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DurableFacade").field("store", &self.store).finish_non_exhaustive()
+    }
+}
+
+impl DurableFacade {
+    /// A facade over a shared durable store.
+    pub fn new(store: Arc<DurableStore>) -> Self {
+        DurableFacade { store, error: Mutex::new(None) }
+    }
+
+    /// The store behind the facade.
+    pub fn store(&self) -> &Arc<DurableStore> {
+        &self.store
+    }
+
+    /// The first store error since the last call, if any: an answer given
+    /// after one may be incomplete and must not be trusted.
+    pub fn take_error(&self) -> Option<OmsError> {
+        self.error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
+    }
+
+    fn keep<T>(&self, r: Result<T, OmsError>) -> Result<T, OmsError> {
+        if let Err(e) = &r {
+            let mut slot = self.error.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            slot.get_or_insert_with(|| e.clone());
+        }
+        r
+    }
+
+    fn or_empty<T: Default>(&self, r: Result<T, OmsError>) -> T {
+        self.keep(r).unwrap_or_default()
+    }
+}
+
+impl ReadFacade for DurableFacade {
+    fn query(&self, q: &Query) -> Result<ResultEnvelope, OmsError> {
+        self.keep(self.store.query(q))
+    }
+
+    fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError> {
+        self.keep(self.store.search(text, q))
+    }
+
+    fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
+        let q = Query { limit: Some(0), cursor: None, ..q.clone() };
+        let env = match text {
+            Some(t) => self.search(t, &q)?,
+            None => self.query(&q)?,
+        };
+        Ok(env.total)
+    }
+
+    fn exists(&self, address: &ContentAddress) -> bool {
+        self.or_empty(self.store.exists(address))
+    }
+
+    fn get(&self, address: &ContentAddress) -> Option<Stored> {
+        self.or_empty(self.store.get(address))
+    }
+
+    fn get_history(&self, address: &ContentAddress) -> Result<Vec<Stored>, OmsError> {
+        match self.store.history(address) {
+            Err(OmsError::NotFound { address }) => Err(OmsError::NotFound { address }),
+            other => self.keep(other),
+        }
+    }
+
+    fn versions(&self, subject: &str, relation: &str) -> Vec<Stored> {
+        self.or_empty(self.store.versions(subject, relation))
+    }
+
+    fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress> {
+        let prefix = hex_prefix.as_bytes();
+        if prefix.is_empty() || prefix.len() > 64 || !prefix.iter().all(u8::is_ascii_hexdigit) {
+            return Vec::new();
+        }
+        let Some(start) = lower_bound(prefix) else { return Vec::new() };
+        let found = self.or_empty(self.store.addresses_from(&start, max));
+        found.into_iter().take_while(|a| hex_starts_with(a, prefix)).take(max).collect()
+    }
+
+    fn grain_count(&self) -> usize {
+        self.or_empty(self.store.len())
+    }
+}
+
+/// A shared facade is a facade: one store can back several interpreters, and
+/// a caller can keep a handle on the concrete facade (to ask a
+/// [`DurableFacade`] for its error) while the interpreter holds `Arc<dyn ReadFacade>`.
+impl<F: ReadFacade + ?Sized> ReadFacade for Arc<F> {
+    fn query(&self, q: &Query) -> Result<ResultEnvelope, OmsError> {
+        (**self).query(q)
+    }
+    fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError> {
+        (**self).search(text, q)
+    }
+    fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
+        (**self).count(text, q)
+    }
+    fn exists(&self, address: &ContentAddress) -> bool {
+        (**self).exists(address)
+    }
+    fn get(&self, address: &ContentAddress) -> Option<Stored> {
+        (**self).get(address)
+    }
+    fn get_history(&self, address: &ContentAddress) -> Result<Vec<Stored>, OmsError> {
+        (**self).get_history(address)
+    }
+    fn versions(&self, subject: &str, relation: &str) -> Vec<Stored> {
+        (**self).versions(subject, relation)
+    }
+    fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress> {
+        (**self).resolve_prefix(hex_prefix, max)
+    }
+    fn grain_count(&self) -> usize {
+        (**self).grain_count()
     }
 }

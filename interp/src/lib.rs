@@ -55,7 +55,7 @@ pub use config::{ExecOptions, InterpConfig, Templates, Timing};
 pub use describe::capabilities;
 pub use engine::Interpreter;
 pub use envelope::{CAL_VERSION, Response, diagnostic_json, query_hash};
-pub use facade::{OmsFacade, ReadFacade};
+pub use facade::{DurableFacade, OmsFacade, ReadFacade};
 
 use std::sync::Arc;
 

@@ -182,6 +182,12 @@ pub enum OmsError {
         /// The address looked up.
         address: String,
     },
+    /// `ERR_BUSY` (extension): another process is writing to the store; one
+    /// writer at a time, and the refused write changed nothing.
+    Busy {
+        /// What was refused.
+        reason: String,
+    },
     /// `ERR_IO` (extension): reading or writing a stream failed.
     Io {
         /// The underlying error.
@@ -221,6 +227,7 @@ impl OmsError {
             OmsError::Unsupported { .. } => "ERR_UNSUPPORTED",
             OmsError::Conflict { .. } => "ERR_CONFLICT",
             OmsError::NotFound { .. } => "ERR_NOT_FOUND",
+            OmsError::Busy { .. } => "ERR_BUSY",
             OmsError::Io { .. } => "ERR_IO",
             OmsError::Bug { .. } => "ERR_BUG",
         }
@@ -285,6 +292,7 @@ impl fmt::Display for OmsError {
             OmsError::Unsupported { feature } => write!(f, "not supported: {feature}"),
             OmsError::Conflict { reason } => write!(f, "{reason}"),
             OmsError::NotFound { address } => write!(f, "no grain with address {address}"),
+            OmsError::Busy { reason } => write!(f, "{reason}"),
             OmsError::Io { reason } => write!(f, "{reason}"),
             OmsError::Bug { detail } => write!(f, "{detail} (this is a bug in the toolchain, please report it)"),
         }

@@ -8,11 +8,13 @@
 //! [`OmsError`] carrying the spec's `ERR_*` code.
 
 pub mod address;
+pub mod atomic;
 mod canon;
 pub mod cbor;
 pub mod cose;
 pub mod did;
 pub mod disclosure;
+pub mod durable;
 pub mod error;
 pub mod fields;
 pub mod grain;

@@ -9,6 +9,7 @@ pub mod lsp;
 pub mod mg;
 pub mod repl;
 pub mod run;
+pub mod store;
 
 use std::process::ExitCode;
 

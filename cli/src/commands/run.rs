@@ -17,9 +17,13 @@ use std::sync::Arc;
 use cal_checker::Params;
 use cal_grammar::Diagnostic;
 use cal_interp::stream::{CancelToken, Control, Event};
-use cal_interp::{ExecOptions, InterpConfig, Interpreter, JsonLinesAudit, OmsFacade, Response, Timing, demo};
+use cal_interp::{
+    DurableFacade, ExecOptions, InterpConfig, Interpreter, JsonLinesAudit, OmsFacade, ReadFacade, Response, Timing,
+    demo,
+};
 use cal_parser::ast::{Document, QueryBody, Statement};
-use oms::store::Store;
+use oms::durable::{self, DurableStore, OpenOptions};
+use oms::store::{SaveOptions, Store, StoreConfig};
 use std::io::Write;
 
 use crate::{input, render};
@@ -37,8 +41,10 @@ pub enum OutputFormat {
 /// Options shared by `cal run`, `cal explain` and `cal repl`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SessionArgs {
-    /// A `.mg` memory file to query (repeat to merge several); the built-in demo memory when absent.
-    #[arg(long = "store", value_name = "FILE.mg")]
+    /// The memory to query: a `.mg` file or a store database (`cal store init`), opened
+    /// read-only; repeat to merge several (they are then merged in memory). The built-in demo
+    /// memory when absent.
+    #[arg(long = "store", value_name = "PATH")]
     pub stores: Vec<PathBuf>,
     /// The clock: "now" for time expressions such as "last 7 days" (RFC 3339). Defaults to the
     /// demo memory's now (2026-03-06T12:00:00Z) for the demo, else the system time.
@@ -96,7 +102,10 @@ pub struct RunArgs {
 /// A loaded memory with the options every query of the invocation runs with.
 pub struct Session {
     /// The interpreter over the memory.
-    pub interp: Interpreter<OmsFacade>,
+    pub interp: Interpreter<Arc<dyn ReadFacade>>,
+    /// The durable store, when the memory is one database: asked after each query whether a
+    /// read failed (a damaged file), so that no answer is trusted that might be incomplete.
+    pub durable: Option<Arc<DurableFacade>>,
     /// Clock, user, parameters.
     pub opts: ExecOptions,
     /// The same parameters for the checker.
@@ -107,28 +116,18 @@ pub struct Session {
 
 impl Session {
     /// Loads the stores (or the demo memory) and resolves the options.
-    pub fn open(args: &SessionArgs) -> Result<Session, String> {
+    pub fn open(args: &SessionArgs) -> Result<Session, OpenError> {
         let demo_memory = args.stores.is_empty();
         let now_ms = match &args.now {
-            Some(t) => {
-                oms::time::parse_rfc3339_ms(t).ok_or_else(|| format!("--now {t:?} is not an RFC 3339 date-time"))?
-            }
+            Some(t) => oms::time::parse_rfc3339_ms(t)
+                .ok_or_else(|| OpenError::Usage(format!("--now {t:?} is not an RFC 3339 date-time")))?,
             None if demo_memory => demo::NOW_MS,
             None => std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX)),
         };
-        let store = if demo_memory {
-            demo::load(now_ms).map_err(|e| format!("the built-in demo memory does not load: {e}"))?
-        } else {
-            let store = Store::new(demo::config(now_ms));
-            for path in &args.stores {
-                let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                store.import(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-            store
-        };
-        let mut params = Params::from_args(&args.params).map_err(|e| e.to_string())?;
+        let (facade, durable) = open_memory(&args.stores, demo_memory, now_ms)?;
+        let mut params = Params::from_args(&args.params).map_err(|e| OpenError::Usage(e.to_string()))?;
         if let Some(user) = &args.user {
             if params.get(cal_planner::CURRENT_USER_PARAM).is_none() {
                 params.bind(cal_planner::CURRENT_USER_PARAM, serde_json::Value::String(user.clone()));
@@ -149,7 +148,7 @@ impl Session {
                 .create(true)
                 .append(true)
                 .open(path)
-                .map_err(|e| format!("cannot open the audit file {}: {e}", path.display()))?;
+                .map_err(|e| OpenError::Usage(format!("cannot open the audit file {}: {e}", path.display())))?;
             config.audit = Some(Arc::new(JsonLinesAudit::new(file)));
             config.audit_key = std::env::var("CAL_AUDIT_KEY").unwrap_or_default().into_bytes();
         }
@@ -158,7 +157,14 @@ impl Session {
         } else {
             args.stores.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         };
-        Ok(Session { interp: Interpreter::new(OmsFacade::new(Arc::new(store)), config), opts, params, label })
+        Ok(Session { interp: Interpreter::new(facade, config), durable, opts, params, label })
+    }
+
+    /// The store failure behind the last queries, if a read of the durable store failed:
+    /// their answers may be incomplete and are not printed.
+    pub fn store_failure(&self) -> Option<String> {
+        let e = self.durable.as_ref()?.take_error()?;
+        Some(format!("{}: the store could not be read: {e}", self.label))
     }
 
     /// Parses and checks a text (text/cal, or application/json+cal when it starts with `{` or `[`).
@@ -180,6 +186,73 @@ impl Session {
             };
         render::eprint_diagnostics(name, text.as_bytes(), &diagnostics);
         if diagnostics.iter().any(Diagnostic::is_error) { None } else { document }
+    }
+}
+
+/// Opens the memory: the demo, one store database (read from disk query by query), or
+/// `.mg` files and databases merged into one in-memory store.
+fn open_memory(
+    paths: &[PathBuf],
+    demo_memory: bool,
+    now_ms: i64,
+) -> Result<(Arc<dyn ReadFacade>, Option<Arc<DurableFacade>>), OpenError> {
+    if demo_memory {
+        let store =
+            demo::load(now_ms).map_err(|e| OpenError::Store(format!("the built-in demo memory does not load: {e}")))?;
+        return Ok((Arc::new(OmsFacade::new(Arc::new(store))), None));
+    }
+    let config = demo::config(now_ms);
+    let is_db = |p: &PathBuf| {
+        durable::is_database(p).map_err(|e| OpenError::Usage(format!("cannot read {}: {e}", p.display())))
+    };
+    if let [one] = paths {
+        if is_db(one)? {
+            let store = open_database(one, config)?;
+            let facade = Arc::new(DurableFacade::new(Arc::new(store)));
+            return Ok((facade.clone(), Some(facade)));
+        }
+    }
+    let store = Store::new(config.clone());
+    for path in paths {
+        let bytes = if is_db(path)? {
+            open_database(path, config.clone())?
+                .export_mg(&SaveOptions::default())
+                .map_err(|e| OpenError::Store(format!("{}: {e}", path.display())))?
+        } else {
+            std::fs::read(path).map_err(|e| OpenError::Usage(format!("cannot read {}: {e}", path.display())))?
+        };
+        store.import(&bytes).map_err(|e| OpenError::Store(format!("{}: {e}", path.display())))?;
+    }
+    Ok((Arc::new(OmsFacade::new(Arc::new(store))), None))
+}
+
+/// Opens a store database read-only.
+fn open_database(path: &std::path::Path, config: StoreConfig) -> Result<DurableStore, OpenError> {
+    DurableStore::open(path, config, OpenOptions::read_only()).map_err(|e| {
+        let message = format!("{}: {e}", path.display());
+        if matches!(e, oms::OmsError::Io { .. }) { OpenError::Usage(message) } else { OpenError::Store(message) }
+    })
+}
+
+/// Why a memory could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// A usage or I/O problem (exit status 2).
+    Usage(String),
+    /// The memory itself is invalid or damaged: a named `ERR_*` (exit status 1).
+    Store(String),
+}
+
+impl OpenError {
+    /// Reports the problem on standard error and gives the exit status.
+    pub fn exit(&self) -> ExitCode {
+        match self {
+            OpenError::Usage(m) => super::usage_error(m),
+            OpenError::Store(m) => {
+                errln!("error: {m}");
+                super::invalid()
+            }
+        }
     }
 }
 
@@ -246,7 +319,7 @@ pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>) -> Result<(S
 pub fn run(args: &RunArgs) -> ExitCode {
     let mut session = match Session::open(&args.session) {
         Ok(s) => s,
-        Err(e) => return super::usage_error(&e),
+        Err(e) => return e.exit(),
     };
     session.opts.cursor = args.cursor.clone();
     let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
@@ -264,6 +337,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
         return if failed { super::invalid() } else { super::OK };
     }
     let responses: Vec<Response> = document.queries.iter().map(|q| session.interp.execute(q, &session.opts)).collect();
+    if let Some(failure) = session.store_failure() {
+        errln!("cal: {failure}");
+        return super::invalid();
+    }
     if print(&name, &text, &responses, args.format) { super::invalid() } else { super::OK }
 }
 

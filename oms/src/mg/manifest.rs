@@ -54,7 +54,8 @@ impl IndexState {
         IndexState { access_count: None, last_accessed_at: None, ..self.clone() }
     }
 
-    fn to_value(&self) -> Value {
+    /// The entry as a manifest map with short keys (§11.7).
+    pub(crate) fn to_value(&self) -> Value {
         let mut m = self.extra.clone();
         if let Some(sb) = &self.superseded_by {
             m.insert("sb".into(), Value::Str(sb.to_hex()));
@@ -74,7 +75,8 @@ impl IndexState {
         Value::Map(m)
     }
 
-    fn from_value(v: Value) -> Result<Self> {
+    /// Reads a manifest map entry back.
+    pub(crate) fn from_value(v: Value) -> Result<Self> {
         let Value::Map(m) = v else {
             return Err(OmsError::schema("manifest", "every entry must be a map"));
         };

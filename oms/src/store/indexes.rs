@@ -164,7 +164,7 @@ fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Postings>, key: &K, id: I
 }
 
 /// The strings a record is indexed under, per access path.
-fn fields(r: &Record) -> Vec<(Key, &str)> {
+pub(crate) fn fields(r: &Record) -> Vec<(Key, &str)> {
     let g = &r.body.grain;
     let mut out = Vec::with_capacity(8);
     for (k, name) in [

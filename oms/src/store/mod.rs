@@ -11,11 +11,11 @@
 //! `delete` (compliance erasure) exists here and only here: the CAL facade
 //! never exposes it.
 
-mod indexes;
-mod persist;
+pub(crate) mod indexes;
+pub(crate) mod persist;
 mod policy_walk;
-mod read;
-mod record;
+pub(crate) mod read;
+pub(crate) mod record;
 mod write;
 
 pub mod policy;
@@ -238,6 +238,7 @@ impl Store {
     }
 }
 
-fn stored(r: &Record) -> Stored {
+/// A record as the protocol returns it.
+pub(crate) fn stored(r: &Record) -> Stored {
     Stored { address: r.address, body: r.body.clone(), index: r.snapshot() }
 }

@@ -87,7 +87,7 @@ impl Store {
 
 /// Verifies every entry, on all cores: decoding dominates load time. Keeps
 /// file order and reports the first failing grain.
-fn parse_all(entries: &[&[u8]]) -> Result<Vec<Parsed>> {
+pub(crate) fn parse_all(entries: &[&[u8]]) -> Result<Vec<Parsed>> {
     let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8);
     let chunk = entries.len().div_ceil(threads).max(1);
     let results: Vec<Result<Vec<Parsed>>> = std::thread::scope(|scope| {
@@ -119,5 +119,42 @@ fn annotate(e: OmsError, i: usize) -> OmsError {
     match e {
         OmsError::Schema { field, problem } => OmsError::Schema { field, problem: format!("{problem} (grain {i})") },
         other => other,
+    }
+}
+
+impl Store {
+    /// A store holding `records` as they are (index state included) and the
+    /// supersession links `(new, old)` between them: the working set in
+    /// which the durable store runs one write with this store's own rules.
+    pub(crate) fn scratch(
+        config: StoreConfig,
+        records: Vec<super::record::Record>,
+        links: &[(ContentAddress, ContentAddress)],
+    ) -> Store {
+        let store = Store::new(config);
+        {
+            let mut inner = store.write();
+            for r in records {
+                inner.insert_record(r);
+            }
+            for (new, old) in links {
+                if let (Some(n), Some(o)) = (inner.id_of(new), inner.id_of(old)) {
+                    inner.supersedes.insert(n, o);
+                }
+            }
+        }
+        store
+    }
+
+    /// The supersession links `(new, old)` the store knows.
+    pub(crate) fn links(&self) -> Vec<(ContentAddress, ContentAddress)> {
+        let inner = self.read();
+        let mut out: Vec<(ContentAddress, ContentAddress)> = inner
+            .supersedes
+            .iter()
+            .filter_map(|(n, o)| Some((inner.record(*n)?.address, inner.record(*o)?.address)))
+            .collect();
+        out.sort_unstable();
+        out
     }
 }

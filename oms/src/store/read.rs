@@ -55,19 +55,7 @@ impl Store {
     /// score 1.0.
     pub fn query(&self, q: &Query) -> Result<ResultEnvelope> {
         let inner = self.read();
-        let fp = fingerprint(q, None);
-        let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
-        let matches: Vec<(&Record, f64)> = candidates(&inner, &q.filters)
-            .filter_map(|id| inner.record(id))
-            .filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
-            .map(|r| (r, 1.0))
-            .collect();
-        let default_sort = [SortKey { field: "created_at".into(), descending: true }];
-        let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
-        let total = matches.len();
-        let matches = sort_records(matches, keys, false, q.limit.map(|l| offset.saturating_add(l)));
-        let fields = filter_fields(&q.filters);
-        Ok(self.page(matches, total, offset, q.limit, fp, |_| fields.clone()))
+        answer_query(candidates(&inner, &q.filters).filter_map(|id| inner.record(id)), q, self.touch_time())
     }
 
     /// `search` (§28.4): BM25 text relevance combined with structured
@@ -75,66 +63,18 @@ impl Store {
     /// (or the query's sort keys), ties by content address ascending.
     pub fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope> {
         let inner = self.read();
-        let fp = fingerprint(q, Some(text));
-        let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
         let scores = inner.text.score(text);
-        let mut matches: Vec<(&Record, f64)> = scores
-            .iter()
-            .filter_map(|(id, s)| inner.record(*id).map(|r| (r, *s)))
-            .filter(|(r, _)| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
-            .collect();
-        let best = matches.iter().map(|(_, s)| *s).fold(0.0f64, f64::max);
-        if best > 0.0 {
-            for m in &mut matches {
-                m.1 /= best;
-            }
-        }
-        let total = matches.len();
-        let matches = sort_records(matches, &q.sort, q.sort.is_empty(), q.limit.map(|l| offset.saturating_add(l)));
-        let fields = filter_fields(&q.filters);
-        Ok(self.page(matches, total, offset, q.limit, fp, |r| {
-            let mut f = search::matched_fields(&r.body.grain, text);
-            for x in &fields {
-                if !f.contains(x) {
-                    f.push(x.clone());
-                }
-            }
-            f
-        }))
+        answer_search(
+            scores.iter().filter_map(|(id, s)| inner.record(*id).map(|r| (r, *s))),
+            text,
+            q,
+            self.touch_time(),
+        )
     }
 
-    /// Cuts the page `offset..offset+limit` out of `matches` (which holds at
-    /// least that prefix, sorted) of `total` results.
-    fn page(
-        &self,
-        matches: Vec<(&Record, f64)>,
-        total: usize,
-        offset: usize,
-        limit: Option<usize>,
-        fp: [u8; 8],
-        fields: impl Fn(&Record) -> Vec<String>,
-    ) -> ResultEnvelope {
-        let end = limit.map_or(total, |l| offset.saturating_add(l).min(total));
-        let now = self.now();
-        let results = matches
-            .get(offset.min(total)..end)
-            .unwrap_or(&[])
-            .iter()
-            .map(|(r, score)| {
-                if self.config.track_access {
-                    r.touch(now);
-                }
-                Hit {
-                    address: r.address,
-                    body: r.body.clone(),
-                    score: *score,
-                    matched_fields: fields(r),
-                    index: r.snapshot(),
-                }
-            })
-            .collect();
-        let next_cursor = (end < total).then(|| encode_cursor(end, fp));
-        ResultEnvelope { results, total, next_cursor }
+    /// When reads count as accesses, the time to record them at.
+    fn touch_time(&self) -> Option<i64> {
+        self.config.track_access.then(|| self.now())
     }
 
     /// The version chain containing `address`, oldest first: walks
@@ -183,6 +123,94 @@ impl Store {
     pub fn addresses(&self) -> Vec<ContentAddress> {
         self.read().records.iter().flatten().map(|r| r.address).collect()
     }
+}
+
+/// Answers a structured query over candidate records (a superset of the
+/// matches, in any order): the view and every filter are applied here, then
+/// the sort and the page. Shared by every store so that each gives the same
+/// grains in the same order for the same query.
+pub(crate) fn answer_query<'a>(
+    candidates: impl Iterator<Item = &'a Record>,
+    q: &Query,
+    touch: Option<i64>,
+) -> Result<ResultEnvelope> {
+    let fp = fingerprint(q, None);
+    let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
+    let matches: Vec<(&Record, f64)> =
+        candidates.filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r))).map(|r| (r, 1.0)).collect();
+    let default_sort = [SortKey { field: "created_at".into(), descending: true }];
+    let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
+    let total = matches.len();
+    let matches = sort_records(matches, keys, false, q.limit.map(|l| offset.saturating_add(l)));
+    let fields = filter_fields(&q.filters);
+    Ok(page(matches, total, offset, q.limit, fp, touch, |_| fields.clone()))
+}
+
+/// Answers a text search over every record that shares a term with `text`,
+/// with its raw BM25 score: view and filters applied, scores normalised by the
+/// best remaining one, then sorted and paged. Shared by every store.
+pub(crate) fn answer_search<'a>(
+    scored: impl Iterator<Item = (&'a Record, f64)>,
+    text: &str,
+    q: &Query,
+    touch: Option<i64>,
+) -> Result<ResultEnvelope> {
+    let fp = fingerprint(q, Some(text));
+    let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
+    let mut matches: Vec<(&Record, f64)> =
+        scored.filter(|(r, _)| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r))).collect();
+    let best = matches.iter().map(|(_, s)| *s).fold(0.0f64, f64::max);
+    if best > 0.0 {
+        for m in &mut matches {
+            m.1 /= best;
+        }
+    }
+    let total = matches.len();
+    let matches = sort_records(matches, &q.sort, q.sort.is_empty(), q.limit.map(|l| offset.saturating_add(l)));
+    let fields = filter_fields(&q.filters);
+    Ok(page(matches, total, offset, q.limit, fp, touch, |r| {
+        let mut f = search::matched_fields(&r.body.grain, text);
+        for x in &fields {
+            if !f.contains(x) {
+                f.push(x.clone());
+            }
+        }
+        f
+    }))
+}
+
+/// Cuts the page `offset..offset+limit` out of `matches` (which holds at
+/// least that prefix, sorted) of `total` results; `touch` counts an access
+/// on each returned record.
+fn page(
+    matches: Vec<(&Record, f64)>,
+    total: usize,
+    offset: usize,
+    limit: Option<usize>,
+    fp: [u8; 8],
+    touch: Option<i64>,
+    fields: impl Fn(&Record) -> Vec<String>,
+) -> ResultEnvelope {
+    let end = limit.map_or(total, |l| offset.saturating_add(l).min(total));
+    let results = matches
+        .get(offset.min(total)..end)
+        .unwrap_or(&[])
+        .iter()
+        .map(|(r, score)| {
+            if let Some(now) = touch {
+                r.touch(now);
+            }
+            Hit {
+                address: r.address,
+                body: r.body.clone(),
+                score: *score,
+                matched_fields: fields(r),
+                index: r.snapshot(),
+            }
+        })
+        .collect();
+    let next_cursor = (end < total).then(|| encode_cursor(end, fp));
+    ResultEnvelope { results, total, next_cursor }
 }
 
 fn filter_fields(filters: &[Filter]) -> Vec<String> {

@@ -136,8 +136,8 @@ pub(crate) struct TextIndex {
     total_len: u64,
 }
 
-/// Term frequencies of a grain's projection, as (term, count).
-fn terms_of(g: &Grain) -> Vec<(String, u32)> {
+/// Term frequencies of a grain's projection, as (term, count), sorted by term.
+pub(crate) fn terms_of(g: &Grain) -> Vec<(String, u32)> {
     let mut tokens: Vec<String> = projection(g).iter().flat_map(|(_, text)| tokenize(text)).collect();
     tokens.sort_unstable();
     let mut out: Vec<(String, u32)> = Vec::new();
@@ -199,27 +199,55 @@ impl TextIndex {
     /// floating-point sums are reproducible.
     pub(crate) fn score(&self, query: &str) -> IntMap<Id, f64> {
         let mut scores: IntMap<Id, f64> = IntMap::default();
-        let n = self.docs as f64;
-        if n == 0.0 {
-            return scores;
-        }
-        let avgdl = (self.total_len as f64 / n).max(1.0);
-        let mut terms = tokenize(query);
-        let mut seen = std::collections::HashSet::new();
-        terms.retain(|t| seen.insert(t.clone()));
-        for term in &terms {
+        let Some(stats) = Bm25::new(self.docs, self.total_len) else { return scores };
+        for term in &query_terms(query) {
             let Some(list) = self.terms.get(term).and_then(|s| self.postings.get(&s)) else { continue };
-            let df = list.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let idf = stats.idf(list.len());
             for (id, tf) in list {
-                let tf = f64::from(*tf);
-                let dl = f64::from(self.doc_len.get(*id as usize).copied().unwrap_or(0));
-                let s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl));
-                *scores.entry(*id).or_default() += s;
+                let dl = self.doc_len.get(*id as usize).copied().unwrap_or(0);
+                *scores.entry(*id).or_default() += stats.term_score(idf, *tf, dl);
             }
         }
         scores
     }
+}
+
+/// The BM25 statistics of a collection and the per-posting formula, shared by
+/// every store that scores text so that each gives the same scores.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bm25 {
+    docs: f64,
+    avgdl: f64,
+}
+
+impl Bm25 {
+    /// Statistics for `docs` documents of `total_len` terms in all; `None`
+    /// for an empty collection (nothing scores).
+    pub(crate) fn new(docs: u64, total_len: u64) -> Option<Bm25> {
+        let n = docs as f64;
+        (n > 0.0).then(|| Bm25 { docs: n, avgdl: (total_len as f64 / n).max(1.0) })
+    }
+
+    /// The inverse document frequency of a term found in `df` documents.
+    pub(crate) fn idf(&self, df: usize) -> f64 {
+        let df = df as f64;
+        (1.0 + (self.docs - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// One posting's contribution: term frequency `tf` in a document of `dl` terms.
+    pub(crate) fn term_score(&self, idf: f64, tf: u32, dl: u32) -> f64 {
+        let tf = f64::from(tf);
+        let dl = f64::from(dl);
+        idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / self.avgdl))
+    }
+}
+
+/// The distinct terms of a query, in the order they first occur.
+pub(crate) fn query_terms(query: &str) -> Vec<String> {
+    let mut terms = tokenize(query);
+    let mut seen = std::collections::HashSet::new();
+    terms.retain(|t| seen.insert(t.clone()));
+    terms
 }
 
 /// The projected fields of a grain that share a term with the query.

@@ -41,8 +41,12 @@ const GOAL_CONTENT_FIELDS: &[&str] = &[
 
 impl Inner {
     pub(crate) fn insert(&mut self, p: Parsed) -> Id {
+        self.insert_record(Record::new(p))
+    }
+
+    /// Inserts a record as it is, index state included.
+    pub(crate) fn insert_record(&mut self, r: Record) -> Id {
         let id = self.records.len() as Id;
-        let r = Record::new(p);
         self.idx.insert(id, &r);
         self.text.insert(id, &r.body.grain);
         self.by_address.insert(r.address, id);

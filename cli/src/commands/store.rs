@@ -1,0 +1,236 @@
+//! `cal store …`: the durable store (an SQLite file, `oms::durable`):
+//! create it, import and export `.mg` files, add grains, verify and
+//! describe it. Invalid grains and damaged stores exit 1 with their `ERR_*`
+//! code; usage and I/O problems exit 2.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use oms::OmsError;
+use oms::durable::{DurableStore, OpenOptions};
+use oms::store::{SaveOptions, StoreConfig};
+use oms::tools::{self, GrainInput};
+
+use super::{OK, invalid, usage_error};
+use crate::input;
+
+/// The `cal store` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum StoreCommand {
+    /// Create an empty store database at DB (refuses an existing file).
+    Init {
+        /// The database file to create.
+        db: PathBuf,
+    },
+    /// Import .mg files: each file is verified whole, then written in one transaction.
+    Import {
+        /// The store database.
+        db: PathBuf,
+        /// The .mg files to import, in order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Export the store as a .mg file (written atomically: the old file stays intact on failure).
+    Export {
+        /// The store database.
+        db: PathBuf,
+        /// The .mg file to write.
+        out: PathBuf,
+        /// Compress the grain region with zstd.
+        #[arg(long)]
+        compress: bool,
+        /// Include the local access counters in the manifest.
+        #[arg(long)]
+        local: bool,
+    },
+    /// Add grains one by one; prints each address once it is durable (committed and synced).
+    Add {
+        /// The store database.
+        db: PathBuf,
+        /// Grain files: JSON, blobs, hex, or COSE envelopes.
+        files: Vec<PathBuf>,
+        /// Read grains from JSON lines (`-` for standard input), one transaction each.
+        #[arg(long, value_name = "FILE")]
+        jsonl: Option<PathBuf>,
+    },
+    /// Check everything: every blob re-hashed, every signature, every index, supersession
+    /// recomputed, the audit chain; exit 1 with the first fault named.
+    Verify {
+        /// The store database.
+        db: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Figures about the store: grains per type, supersessions, audit entries, size.
+    Stats {
+        /// The store database.
+        db: PathBuf,
+        /// Print as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+enum Failure {
+    Usage(String),
+    Invalid(String),
+}
+
+fn invalid_at(path: &Path, e: &OmsError) -> Failure {
+    Failure::Invalid(format!("{}: {e}", path.display()))
+}
+
+fn open(db: &Path, write: bool) -> Result<DurableStore, Failure> {
+    let opts = if write { OpenOptions::read_write() } else { OpenOptions::read_only() };
+    DurableStore::open(db, StoreConfig::default(), opts).map_err(|e| match e {
+        OmsError::Io { .. } => Failure::Usage(format!("{}: {e}", db.display())),
+        other => invalid_at(db, &other),
+    })
+}
+
+fn print(j: &serde_json::Value) {
+    outln!("{}", serde_json::to_string_pretty(j).unwrap_or_default());
+}
+
+/// Runs one `cal store` subcommand.
+pub fn run(cmd: StoreCommand) -> ExitCode {
+    match execute(cmd) {
+        Ok(code) => code,
+        Err(Failure::Usage(m)) => usage_error(&m),
+        Err(Failure::Invalid(m)) => {
+            errln!("error: {m}");
+            invalid()
+        }
+    }
+}
+
+fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
+    match cmd {
+        StoreCommand::Init { db } => {
+            DurableStore::create(&db, StoreConfig::default()).map_err(|e| match e {
+                OmsError::Conflict { reason } => Failure::Usage(reason),
+                other => Failure::Usage(format!("{}: {other}", db.display())),
+            })?;
+            print(&serde_json::json!({ "store": db.display().to_string(), "created": true }));
+        }
+        StoreCommand::Import { db, files } => {
+            let store = open(&db, true)?;
+            for f in &files {
+                let bytes = input::read(Some(f)).map_err(Failure::Usage)?.bytes;
+                let r = store.import_mg(&bytes).map_err(|e| invalid_at(f, &e))?;
+                print(&serde_json::json!({
+                    "file": f.display().to_string(), "grains": r.in_file, "added": r.added, "states": r.states,
+                }));
+            }
+        }
+        StoreCommand::Export { db, out, compress, local } => {
+            let store = open(&db, false)?;
+            let bytes =
+                store.export_mg(&SaveOptions { include_local: local, compress }).map_err(|e| invalid_at(&db, &e))?;
+            oms::atomic::write_atomic(&out, &bytes).map_err(|e| {
+                Failure::Usage(format!("cannot write {}: {e} (the old file is unchanged)", out.display()))
+            })?;
+            let grains = store.len().map_err(|e| invalid_at(&db, &e))?;
+            print(&serde_json::json!({ "file": out.display().to_string(), "grains": grains, "bytes": bytes.len() }));
+        }
+        StoreCommand::Add { db, files, jsonl } => {
+            if files.is_empty() && jsonl.is_none() {
+                return Err(Failure::Usage("nothing to add: give grain files or --jsonl FILE".into()));
+            }
+            let store = open(&db, true)?;
+            for f in &files {
+                let input = tools::read_grain_input(&input::read(Some(f)).map_err(Failure::Usage)?.bytes, false)
+                    .map_err(|e| invalid_at(f, &e))?;
+                add_one(&store, f, &input)?;
+            }
+            if let Some(path) = jsonl {
+                add_jsonl(&store, &path)?;
+            }
+        }
+        StoreCommand::Verify { db, json } => {
+            let store = open(&db, false)?;
+            match store.verify() {
+                Ok(r) => {
+                    let j = serde_json::json!({
+                        "valid": true, "grains": r.grains, "signed": r.signed, "states": r.states,
+                        "supersessions": r.supersessions, "index_keys": r.index_keys, "audit_entries": r.audit_entries,
+                    });
+                    if json {
+                        print(&j);
+                    } else {
+                        outln!(
+                            "{}: valid — {} grains ({} signed), {} index states, {} supersessions, {} index keys, {} audit entries",
+                            db.display(),
+                            r.grains,
+                            r.signed,
+                            r.states,
+                            r.supersessions,
+                            r.index_keys,
+                            r.audit_entries
+                        );
+                    }
+                }
+                Err(e) => {
+                    if json {
+                        print(&serde_json::json!({ "valid": false, "error": tools::error_json(&e) }));
+                    }
+                    return Err(invalid_at(&db, &e));
+                }
+            }
+        }
+        StoreCommand::Stats { db, json } => {
+            let store = open(&db, false)?;
+            let s = store.stats().map_err(|e| invalid_at(&db, &e))?;
+            if json {
+                print(&serde_json::json!({
+                    "grains": s.grains, "by_type": s.by_type, "supersessions": s.supersessions,
+                    "audit_entries": s.audit_entries, "templates": s.templates, "terms": s.terms,
+                    "file_bytes": s.file_bytes,
+                }));
+            } else {
+                outln!("store        {}", db.display());
+                outln!("grains       {}", s.grains);
+                for (t, n) in &s.by_type {
+                    outln!("  {t:<11}{n}");
+                }
+                outln!("supersessions {}", s.supersessions);
+                outln!("audit entries {}", s.audit_entries);
+                outln!("templates    {}", s.templates);
+                outln!("text terms   {}", s.terms);
+                outln!("file bytes   {}", s.file_bytes);
+            }
+        }
+    }
+    Ok(OK)
+}
+
+/// Adds one grain and prints its address once the write is durable.
+fn add_one(store: &DurableStore, origin: &Path, input: &GrainInput) -> Result<(), Failure> {
+    let entry = input.entry_bytes().map_err(|e| invalid_at(origin, &e))?;
+    let address = store.put(&entry).map_err(|e| invalid_at(origin, &e))?;
+    outln!("{}", address.to_hex());
+    Ok(())
+}
+
+/// Adds grains from JSON lines, one transaction each, reading line by line.
+fn add_jsonl(store: &DurableStore, path: &Path) -> Result<(), Failure> {
+    let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f =
+            std::fs::File::open(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = PathBuf::from(format!("{}:{}", path.display(), i + 1));
+        let input = tools::read_grain_input(line.as_bytes(), false).map_err(|e| invalid_at(&at, &e))?;
+        add_one(store, &at, &input)?;
+    }
+    Ok(())
+}

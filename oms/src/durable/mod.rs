@@ -1,0 +1,219 @@
+//! The durable store: OMS grains in one SQLite file that survives `kill -9`
+//! and power loss, behind the same store protocol (§28.4) as the in-memory
+//! [`Store`](crate::store::Store), so that a query gives the same grains in
+//! the same order on either.
+//!
+//! * **What is kept.** The canonical blob of every grain (and its COSE
+//!   envelope and verified signer) keyed by content address; the index layer
+//!   (§5.6) per grain; supersession and revert records; named templates per
+//!   namespace; and the tables Tier 1 needs (used tokens, quota counters, the
+//!   audit trail). The `.mg` file stays the interchange format: [`DurableStore::import_mg`]
+//!   and [`DurableStore::export_mg`].
+//! * **Append-only by construction.** No code path deletes or rewrites a
+//!   grain: the store has no such method, no statement of this module updates
+//!   or deletes a `grains` row, and triggers refuse any that would
+//!   ([`schema::APPEND_ONLY_TABLES`]). Compliance erasure (OMS §28.4 `delete`)
+//!   is not offered here at all.
+//! * **Durability.** WAL journal with `synchronous = FULL`: a write is
+//!   acknowledged (its method returns `Ok`) only after its transaction's WAL
+//!   frames are fsync'ed, so an acknowledged grain survives a crash or power
+//!   loss, and an interrupted one leaves no trace.
+//! * **One writer, many readers.** Every write is one `BEGIN IMMEDIATE`
+//!   transaction; a second writer waits at most [`OpenOptions::busy_timeout`]
+//!   and is then refused with `ERR_BUSY`, changing nothing. Readers never block.
+//! * **Answering without loading.** A query reads the posting lists of its
+//!   indexed filters (or the text postings of its terms), decodes only those
+//!   grains, and hands them to the same filter, sort and page code as the
+//!   in-memory store ([`crate::store::read`]).
+//! * **Integrity.** Every grain read is re-hashed against its address; every
+//!   index row carries a checksum; SQLite's own errors for a damaged file
+//!   become `ERR_CORRUPT`. [`DurableStore::verify`] checks everything.
+
+mod ingest;
+mod read;
+mod rows;
+pub mod schema;
+mod verify;
+mod write;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+
+use crate::error::{CorruptReason, OmsError, Result};
+use crate::store::StoreConfig;
+
+pub use ingest::ImportReport;
+pub use verify::{StoreStats, VerifyReport};
+
+/// The first 16 bytes of every SQLite database file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// How to open a store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Open for writing (otherwise the file is opened read-only and every
+    /// write is refused).
+    pub write: bool,
+    /// How long a write waits for another writer before `ERR_BUSY`.
+    pub busy_timeout: Duration,
+}
+
+impl OpenOptions {
+    /// Read-only access (`cal run --store`).
+    pub fn read_only() -> Self {
+        OpenOptions { write: false, busy_timeout: Duration::from_secs(2) }
+    }
+
+    /// Read-write access.
+    pub fn read_write() -> Self {
+        OpenOptions { write: true, busy_timeout: Duration::from_secs(2) }
+    }
+}
+
+/// A durable OMS store in one SQLite file.
+pub struct DurableStore {
+    conn: Mutex<Connection>,
+    config: StoreConfig,
+    path: PathBuf,
+    write: bool,
+}
+
+impl std::fmt::Debug for DurableStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DurableStore").field("path", &self.path).field("write", &self.write).finish_non_exhaustive()
+    }
+}
+
+/// Whether the file at `path` is an SQLite database (by its first bytes), as
+/// opposed to a `.mg` file or anything else.
+pub fn is_database(path: &Path) -> std::io::Result<bool> {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    let mut f = std::fs::File::open(path)?;
+    let mut got = 0;
+    while got < head.len() {
+        match f.read(&mut head[got..])? {
+            0 => break,
+            n => got += n,
+        }
+    }
+    Ok(got == head.len() && &head == SQLITE_MAGIC)
+}
+
+/// Maps an SQLite error to the OMS vocabulary.
+pub(crate) fn db_error(e: rusqlite::Error) -> OmsError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => OmsError::Busy {
+            reason: "another process is writing to this store (one writer at a time); nothing was written, \
+                     try again when it has finished"
+                .into(),
+        },
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+            OmsError::corrupt(CorruptReason::Container(format!("the store database is damaged: {e}")))
+        }
+        Some(ErrorCode::DiskFull) => OmsError::Io { reason: format!("the disk is full: {e}; nothing was written") },
+        Some(ErrorCode::ReadOnly) => OmsError::Io { reason: format!("the store is read-only here: {e}") },
+        _ => OmsError::Io { reason: format!("store database: {e}") },
+    }
+}
+
+impl DurableStore {
+    /// Creates a new, empty store at `path`; refuses a path that exists.
+    pub fn create(path: &Path, config: StoreConfig) -> Result<DurableStore> {
+        if path.exists() {
+            return Err(OmsError::Conflict {
+                reason: format!("{} already exists; a store is created only where there is no file", path.display()),
+            });
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(db_error)?;
+        configure(&conn, &OpenOptions::read_write())?;
+        let tx = conn.unchecked_transaction().map_err(db_error)?;
+        schema::create(&tx)?;
+        tx.commit().map_err(db_error)?;
+        sync_dir(path);
+        Ok(DurableStore { conn: Mutex::new(conn), config, path: path.to_path_buf(), write: true })
+    }
+
+    /// Opens an existing store.
+    pub fn open(path: &Path, config: StoreConfig, opts: OpenOptions) -> Result<DurableStore> {
+        match is_database(path) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(OmsError::corrupt(CorruptReason::Container(format!(
+                    "{} is not a store database (an SQLite file made by `cal store init`)",
+                    path.display()
+                ))));
+            }
+            Err(e) => return Err(OmsError::Io { reason: format!("cannot open {}: {e}", path.display()) }),
+        }
+        let flags = if opts.write {
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        };
+        let conn = Connection::open_with_flags(path, flags).map_err(db_error)?;
+        configure(&conn, &opts)?;
+        schema::check(&conn)?;
+        Ok(DurableStore { conn: Mutex::new(conn), config, path: path.to_path_buf(), write: opts.write })
+    }
+
+    /// The store's configuration (clock, policy switches).
+    pub fn config(&self) -> &StoreConfig {
+        &self.config
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // Every transaction is committed or rolled back before the guard is
+        // released, so a poisoned lock holds a consistent connection.
+        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn now(&self) -> i64 {
+        (self.config.clock)()
+    }
+
+    fn writable(&self) -> Result<()> {
+        if self.write {
+            Ok(())
+        } else {
+            Err(OmsError::Io { reason: format!("{} was opened read-only", self.path.display()) })
+        }
+    }
+}
+
+fn configure(conn: &Connection, opts: &OpenOptions) -> Result<()> {
+    conn.busy_timeout(opts.busy_timeout).map_err(db_error)?;
+    if opts.write {
+        // WAL: readers never block the writer; FULL: each commit fsyncs the WAL
+        // before it returns, so an acknowledged write survives power loss.
+        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(db_error)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(OmsError::Io { reason: format!("the store could not switch to WAL mode (got {mode})") });
+        }
+    }
+    conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536;")
+        .map_err(db_error)?;
+    Ok(())
+}
+
+/// Syncs the directory holding `path`, so that a newly created file's name is durable.
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+}

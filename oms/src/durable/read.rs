@@ -1,0 +1,398 @@
+//! The read side of the store protocol over the database: candidates from
+//! the posting segments of a query's indexed filters (or the text postings
+//! of its terms), only those grains decoded, then the in-memory store's own
+//! filter, sort and page code ([`answer_query`], [`answer_search`]).
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::ingest::{KEY_PO, KEY_SO, KEY_SP, KEY_TYPE, id_of, pair_value, read_stats};
+use super::rows::{self, TermPosting};
+use super::{DurableStore, db_error};
+use crate::address::ContentAddress;
+use crate::error::{OmsError, Result};
+use crate::grain::decode;
+use crate::mg::IndexState;
+use crate::store::indexes::{Id, Key};
+use crate::store::query::{CmpOp, Filter, Query, ResultEnvelope};
+use crate::store::read::{answer_query, answer_search};
+use crate::store::record::{Parsed, Record};
+use crate::store::search::{Bm25, query_terms};
+use crate::store::{Stored, stored};
+use crate::value::Value;
+
+/// Above this share of the store, candidates are read in one scan rather
+/// than one lookup each.
+const SCAN_FRACTION: usize = 4;
+
+const RECORD_COLUMNS: &str = "g.id, g.address, g.blob, g.cose, g.signer, s.state, s.sum";
+
+/// Builds a record from a `grains` row (and its state), re-hashing the blob.
+fn record_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<(Id, Record)>> {
+    let id: i64 = row.get(0)?;
+    let address: Vec<u8> = row.get(1)?;
+    let blob: Vec<u8> = row.get(2)?;
+    let cose: Option<Vec<u8>> = row.get(3)?;
+    let signer: Option<String> = row.get(4)?;
+    let state: Option<Vec<u8>> = row.get(5)?;
+    let sum: Option<i64> = row.get(6)?;
+    Ok(build_record(id, &address, blob, cose, signer, state, sum))
+}
+
+fn build_record(
+    id: i64,
+    address: &[u8],
+    blob: Vec<u8>,
+    cose: Option<Vec<u8>>,
+    signer: Option<String>,
+    state: Option<Vec<u8>>,
+    sum: Option<i64>,
+) -> Result<(Id, Record)> {
+    let id = Id::try_from(id).map_err(|_| rows::damaged(format!("grain id {id} is out of range")))?;
+    let bytes: [u8; 32] =
+        address.try_into().map_err(|_| rows::damaged(format!("grain {id}: the stored address is not 32 bytes")))?;
+    let address = ContentAddress::from_bytes(bytes);
+    if ContentAddress::of(&blob) != address {
+        return Err(rows::damaged(format!("grain {address}: its blob no longer hashes to its address")));
+    }
+    let grain = decode(&blob).map_err(|e| rows::damaged(format!("grain {address} does not decode: {e}")))?;
+    if cose.is_some() != signer.is_some() {
+        return Err(rows::damaged(format!("grain {address}: envelope and signer disagree")));
+    }
+    let mut record = Record::new(Parsed {
+        address,
+        cose: cose.map(Vec::into_boxed_slice),
+        blob: blob.into_boxed_slice(),
+        grain,
+        signer,
+    });
+    if let Some(bytes) = state {
+        if sum != Some(rows::state_sum(i64::from(id), &bytes)) {
+            return Err(rows::damaged(format!("the index state of {address}: checksum does not match")));
+        }
+        let st = rows::decode_state(&bytes)?;
+        record.restore_counters(&st);
+        record.state = IndexState { access_count: None, last_accessed_at: None, ..st };
+    }
+    Ok((id, record))
+}
+
+/// Loads the records of `ids` (ascending), in that order.
+pub(crate) fn load(conn: &Connection, ids: &[Id]) -> Result<Vec<(Id, Record)>> {
+    let grains = usize::try_from(read_stats(conn)?.grains).unwrap_or(usize::MAX);
+    let mut out = Vec::with_capacity(ids.len());
+    if ids.len() > 64 && ids.len().saturating_mul(SCAN_FRACTION) > grains {
+        let wanted: HashSet<Id> = ids.iter().copied().collect();
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {RECORD_COLUMNS} FROM grains g LEFT JOIN grain_state s ON s.id = g.id ORDER BY g.id"
+            ))
+            .map_err(db_error)?;
+        let mut rows = stmt.query([]).map_err(db_error)?;
+        while let Some(row) = rows.next().map_err(db_error)? {
+            let id: i64 = row.get(0).map_err(db_error)?;
+            if Id::try_from(id).is_ok_and(|id| wanted.contains(&id)) {
+                out.push(record_from_row(row).map_err(db_error)??);
+            }
+        }
+    } else {
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT {RECORD_COLUMNS} FROM grains g LEFT JOIN grain_state s ON s.id = g.id WHERE g.id = ?1"
+            ))
+            .map_err(db_error)?;
+        for id in ids {
+            if let Some(r) = stmt.query_row([i64::from(*id)], record_from_row).optional().map_err(db_error)? {
+                out.push(r?);
+            }
+        }
+    }
+    if out.len() != ids.len() {
+        return Err(rows::damaged(format!(
+            "an index names {} grain(s) that are not stored",
+            ids.len().saturating_sub(out.len())
+        )));
+    }
+    Ok(out)
+}
+
+/// Every stored record, in insertion order.
+pub(crate) fn load_all(conn: &Connection, mut visit: impl FnMut(Id, Record) -> Result<()>) -> Result<()> {
+    let mut stmt = conn
+        .prepare(&format!("SELECT {RECORD_COLUMNS} FROM grains g LEFT JOIN grain_state s ON s.id = g.id ORDER BY g.id"))
+        .map_err(db_error)?;
+    let mut rows = stmt.query([]).map_err(db_error)?;
+    while let Some(row) = rows.next().map_err(db_error)? {
+        let (id, r) = record_from_row(row).map_err(db_error)??;
+        visit(id, r)?;
+    }
+    Ok(())
+}
+
+/// The ids posted under (`key`, `value`), ascending, every segment checked.
+pub(crate) fn postings(conn: &Connection, key: i64, value: &str) -> Result<Vec<Id>> {
+    let mut stmt = conn
+        .prepare_cached("SELECT seg, ids, sum FROM postings WHERE key = ?1 AND value = ?2 ORDER BY seg")
+        .map_err(db_error)?;
+    let mut rows = stmt.query(params![key, value]).map_err(db_error)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(db_error)? {
+        let (seg, bytes, sum): (i64, Vec<u8>, i64) =
+            (row.get(0).map_err(db_error)?, row.get(1).map_err(db_error)?, row.get(2).map_err(db_error)?);
+        let start = out.len();
+        if sum != rows::postings_sum(key, value, seg, &bytes)
+            || rows::decode_ids(&bytes, &mut out).is_none()
+            || out.get(start).is_none_or(|first| i64::from(*first) != seg)
+        {
+            return Err(rows::damaged(format!("an index segment for {value:?}")));
+        }
+    }
+    Ok(out)
+}
+
+/// The text postings of a term, ordered by id, every segment checked.
+fn term_postings(conn: &Connection, term: &str) -> Result<Vec<TermPosting>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT seg, postings, sum FROM terms WHERE term = ?1 ORDER BY seg").map_err(db_error)?;
+    let mut rows = stmt.query([term]).map_err(db_error)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(db_error)? {
+        let (seg, bytes, sum): (i64, Vec<u8>, i64) =
+            (row.get(0).map_err(db_error)?, row.get(1).map_err(db_error)?, row.get(2).map_err(db_error)?);
+        let start = out.len();
+        if sum != rows::terms_sum(term, seg, &bytes)
+            || rows::decode_terms(&bytes, &mut out).is_none()
+            || out.get(start).is_none_or(|first| i64::from(first.id) != seg)
+        {
+            return Err(rows::damaged(format!("a text index segment for {term:?}")));
+        }
+    }
+    Ok(out)
+}
+
+fn eq_str<'a>(filters: &'a [Filter], field: &str) -> Option<&'a str> {
+    filters.iter().find_map(|f| match f {
+        Filter::Cmp { field: fl, op: CmpOp::Eq, value: Value::Str(s) } if fl == field => Some(s.as_str()),
+        _ => None,
+    })
+}
+
+/// Intersects two ascending id lists.
+fn intersect(a: &[Id], b: &[Id]) -> Vec<Id> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Candidate ids for the filters, ascending: the intersection of every
+/// posting list an indexed equality allows (the same access paths as the
+/// in-memory store), or a `created_at` range; `None` when no index applies.
+/// Always a superset of the matches: the filters are applied afterwards.
+pub(crate) fn candidates(conn: &Connection, filters: &[Filter]) -> Result<Option<Vec<Id>>> {
+    let mut lists: Vec<Vec<Id>> = Vec::new();
+    let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
+    for (key, a, b) in [(KEY_SP, s, p), (KEY_PO, p, o), (KEY_SO, s, o)] {
+        if let (Some(a), Some(b)) = (a, b) {
+            lists.push(postings(conn, key, &pair_value(a, b))?);
+        }
+    }
+    for (field, key) in [
+        ("subject", Key::Subject),
+        ("relation", Key::Relation),
+        ("object", Key::Object),
+        ("namespace", Key::Namespace),
+        ("user_id", Key::UserId),
+        ("session_id", Key::SessionId),
+        ("processing_basis", Key::Basis),
+    ] {
+        if let Some(v) = eq_str(filters, field) {
+            if lists.is_empty() || !matches!(key, Key::Subject | Key::Relation | Key::Object) {
+                lists.push(postings(conn, key as i64, v)?);
+            }
+        }
+    }
+    for f in filters {
+        match f {
+            Filter::Type(t) => lists.push(postings(conn, KEY_TYPE, &t.byte().to_string())?),
+            Filter::TagsInclude(tags) => {
+                for t in tags {
+                    lists.push(postings(conn, Key::Tag as i64, t)?);
+                }
+            }
+            Filter::Address(a) => return Ok(Some(id_of(conn, a)?.into_iter().collect())),
+            _ => {}
+        }
+    }
+    if !lists.is_empty() {
+        lists.sort_by_key(Vec::len);
+        let mut it = lists.into_iter();
+        let mut acc = it.next().unwrap_or_default();
+        for l in it {
+            if acc.is_empty() {
+                break;
+            }
+            acc = intersect(&acc, &l);
+        }
+        return Ok(Some(acc));
+    }
+    if let Some((from, to)) = filters.iter().find_map(|f| match f {
+        Filter::CreatedBetween { from, to } => Some((*from, *to)),
+        _ => None,
+    }) {
+        let mut stmt = conn
+            .prepare_cached("SELECT id FROM grains WHERE created_at >= ?1 AND created_at < ?2 ORDER BY id")
+            .map_err(db_error)?;
+        let ids = stmt
+            .query_map(params![from.unwrap_or(i64::MIN), to.unwrap_or(i64::MAX)], |r| r.get::<_, i64>(0))
+            .map_err(db_error)?
+            .map(|r| r.map_err(db_error).and_then(|id| Id::try_from(id).map_err(|_| rows::damaged("a grain id"))))
+            .collect::<Result<Vec<Id>>>()?;
+        // `to` is exclusive; the upper bound of i64 stands for "none", which the filter re-checks.
+        return Ok(Some(ids));
+    }
+    Ok(None)
+}
+
+/// Every id, ascending.
+fn all_ids(conn: &Connection) -> Result<Vec<Id>> {
+    let mut stmt = conn.prepare_cached("SELECT id FROM grains ORDER BY id").map_err(db_error)?;
+    stmt.query_map([], |r| r.get::<_, i64>(0))
+        .map_err(db_error)?
+        .map(|r| r.map_err(db_error).and_then(|id| Id::try_from(id).map_err(|_| rows::damaged("a grain id"))))
+        .collect()
+}
+
+impl DurableStore {
+    /// Number of grains held.
+    pub fn len(&self) -> Result<usize> {
+        Ok(usize::try_from(read_stats(&self.conn())?.grains).unwrap_or(usize::MAX))
+    }
+
+    /// Whether the store holds no grain.
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(self.len()? == 0)
+    }
+
+    /// `exists` (§28.4).
+    pub fn exists(&self, address: &ContentAddress) -> Result<bool> {
+        Ok(id_of(&self.conn(), address)?.is_some())
+    }
+
+    /// `get` (§28.4) without counting an access: reads never write.
+    pub fn get(&self, address: &ContentAddress) -> Result<Option<Stored>> {
+        let conn = self.conn();
+        let Some(id) = id_of(&conn, address)? else { return Ok(None) };
+        Ok(load(&conn, &[id])?.first().map(|(_, r)| stored(r)))
+    }
+
+    /// `query` (§28.4): the same answer as [`crate::store::Store::query`] over the same grains.
+    pub fn query(&self, q: &Query) -> Result<ResultEnvelope> {
+        let conn = self.conn();
+        let ids = match candidates(&conn, &q.filters)? {
+            Some(ids) => ids,
+            None => all_ids(&conn)?,
+        };
+        let records = load(&conn, &ids)?;
+        answer_query(records.iter().map(|(_, r)| r), q, None)
+    }
+
+    /// `search` (§28.4): BM25 over the persisted text postings, with the
+    /// statistics of the whole store, so scores equal the in-memory store's.
+    pub fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope> {
+        let conn = self.conn();
+        let stats = read_stats(&conn)?;
+        let mut scores: HashMap<Id, f64> = HashMap::new();
+        if let Some(bm25) =
+            Bm25::new(u64::try_from(stats.docs).unwrap_or(0), u64::try_from(stats.total_len).unwrap_or(0))
+        {
+            for term in &query_terms(text) {
+                let list = term_postings(&conn, term)?;
+                if list.is_empty() {
+                    continue;
+                }
+                let idf = bm25.idf(list.len());
+                for p in list {
+                    *scores.entry(p.id).or_default() += bm25.term_score(idf, p.tf, p.dl);
+                }
+            }
+        }
+        let mut ids: Vec<Id> = scores.keys().copied().collect();
+        ids.sort_unstable();
+        if let Some(allowed) = candidates(&conn, &q.filters)? {
+            ids = intersect(&ids, &allowed);
+        }
+        let records = load(&conn, &ids)?;
+        answer_search(records.iter().map(|(id, r)| (r, scores.get(id).copied().unwrap_or(0.0))), text, q, None)
+    }
+
+    /// The version chain containing `address`, oldest first (HISTORY): the
+    /// supersession records backwards to the root, then `superseded_by`
+    /// forwards to the head.
+    pub fn history(&self, address: &ContentAddress) -> Result<Vec<Stored>> {
+        let conn = self.conn();
+        let start = id_of(&conn, address)?.ok_or_else(|| OmsError::NotFound { address: address.to_hex() })?;
+        let mut back = conn.prepare_cached("SELECT old_id FROM supersessions WHERE new_id = ?1").map_err(db_error)?;
+        let mut root = start;
+        let mut seen = HashSet::from([start]);
+        while let Some(prev) = back.query_row([i64::from(root)], |r| r.get::<_, i64>(0)).optional().map_err(db_error)? {
+            let prev = Id::try_from(prev).map_err(|_| rows::damaged("a supersession record"))?;
+            if !seen.insert(prev) {
+                break;
+            }
+            root = prev;
+        }
+        let mut out = Vec::new();
+        let mut cur = Some(root);
+        let mut visited = HashSet::new();
+        while let Some(id) = cur {
+            if !visited.insert(id) {
+                break;
+            }
+            let Some((_, r)) = load(&conn, &[id])?.into_iter().next() else { break };
+            cur = match r.state.superseded_by {
+                Some(a) => id_of(&conn, &a)?,
+                None => None,
+            };
+            out.push(stored(&r));
+        }
+        Ok(out)
+    }
+
+    /// Every grain with this (subject, relation), all versions, ordered by
+    /// `system_valid_from` then address.
+    pub fn versions(&self, subject: &str, relation: &str) -> Result<Vec<Stored>> {
+        let conn = self.conn();
+        let ids = postings(&conn, KEY_SP, &pair_value(subject, relation))?;
+        let mut rs = load(&conn, &ids)?;
+        rs.sort_by(|(_, a), (_, b)| a.system_valid_from().cmp(&b.system_valid_from()).then(a.address.cmp(&b.address)));
+        Ok(rs.iter().map(|(_, r)| stored(r)).collect())
+    }
+
+    /// Up to `max` addresses at or after `start`, ascending (prefix lookups).
+    pub fn addresses_from(&self, start: &ContentAddress, max: usize) -> Result<Vec<ContentAddress>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare_cached("SELECT address FROM grains WHERE address >= ?1 ORDER BY address LIMIT ?2")
+            .map_err(db_error)?;
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        stmt.query_map(params![&start.as_bytes()[..], max], |r| r.get::<_, Vec<u8>>(0))
+            .map_err(db_error)?
+            .map(|r| {
+                let b = r.map_err(db_error)?;
+                let b: [u8; 32] = b.try_into().map_err(|_| rows::damaged("a stored address is not 32 bytes"))?;
+                Ok(ContentAddress::from_bytes(b))
+            })
+            .collect()
+    }
+}

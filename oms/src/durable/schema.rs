@@ -1,0 +1,148 @@
+//! The database layout of a durable store, created once by [`create`] and
+//! checked by [`check`] every time a store is opened.
+//!
+//! Append-only by construction: `grains`, `supersessions`, `reverts`,
+//! `templates` and `audit` refuse every `UPDATE` and `DELETE` through
+//! triggers, so not even a hand-written statement can rewrite or remove a
+//! grain. Only the index layer (`grain_state`, the counters of `stats`,
+//! `tokens_used`, `quotas`) changes in place, as OMS §5.6 allows; index
+//! segments (`postings`, `terms`) are only ever added.
+
+use rusqlite::Connection;
+
+use crate::error::{CorruptReason, OmsError, Result};
+
+/// `PRAGMA application_id` of a CAL store database: ASCII `CALS`.
+pub const APPLICATION_ID: i32 = 0x4341_4C53;
+
+/// `PRAGMA user_version`: the layout version this code reads and writes.
+pub const SCHEMA_VERSION: i32 = 1;
+
+/// The tables whose rows may never be updated or deleted.
+pub const APPEND_ONLY_TABLES: &[&str] = &["grains", "supersessions", "reverts", "templates", "audit"];
+
+const TABLES: &str = r"
+CREATE TABLE grains (
+    id          INTEGER PRIMARY KEY,
+    address     BLOB    NOT NULL UNIQUE,
+    type        INTEGER NOT NULL,
+    created_at  INTEGER,
+    blob        BLOB    NOT NULL,
+    cose        BLOB,
+    signer      TEXT
+);
+CREATE INDEX grains_created ON grains (created_at, id);
+
+CREATE TABLE grain_state (
+    id    INTEGER PRIMARY KEY,
+    state BLOB    NOT NULL,
+    sum   INTEGER NOT NULL
+);
+
+CREATE TABLE supersessions (
+    new_id        INTEGER PRIMARY KEY,
+    old_id        INTEGER NOT NULL UNIQUE,
+    at_ms         INTEGER NOT NULL,
+    justification TEXT
+);
+
+CREATE TABLE reverts (
+    seq         INTEGER PRIMARY KEY,
+    target_id   INTEGER NOT NULL,
+    restored_id INTEGER NOT NULL,
+    new_id      INTEGER NOT NULL,
+    at_ms       INTEGER NOT NULL
+);
+
+CREATE TABLE postings (
+    key   INTEGER NOT NULL,
+    value TEXT    NOT NULL,
+    seg   INTEGER NOT NULL,
+    ids   BLOB    NOT NULL,
+    sum   INTEGER NOT NULL,
+    PRIMARY KEY (key, value, seg)
+) WITHOUT ROWID;
+
+CREATE TABLE terms (
+    term     TEXT    NOT NULL,
+    seg      INTEGER NOT NULL,
+    postings BLOB    NOT NULL,
+    sum      INTEGER NOT NULL,
+    PRIMARY KEY (term, seg)
+) WITHOUT ROWID;
+
+CREATE TABLE stats (
+    id        INTEGER PRIMARY KEY CHECK (id = 1),
+    grains    INTEGER NOT NULL,
+    docs      INTEGER NOT NULL,
+    total_len INTEGER NOT NULL,
+    sum       INTEGER NOT NULL
+);
+
+CREATE TABLE templates (
+    seq        INTEGER PRIMARY KEY,
+    namespace  TEXT    NOT NULL,
+    name       TEXT    NOT NULL,
+    body       TEXT    NOT NULL,
+    defined_at INTEGER NOT NULL
+);
+CREATE INDEX templates_name ON templates (namespace, name, seq);
+
+CREATE TABLE tokens_used (
+    token_id      TEXT    PRIMARY KEY,
+    uses          INTEGER NOT NULL,
+    first_used_at INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE quotas (
+    token_id TEXT    PRIMARY KEY,
+    used     INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE audit (
+    seq   INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    entry TEXT    NOT NULL,
+    prev  BLOB    NOT NULL,
+    hash  BLOB    NOT NULL
+);
+";
+
+/// Creates the layout in an empty database (inside the caller's transaction).
+pub(crate) fn create(conn: &Connection) -> Result<()> {
+    let mut sql = String::from(TABLES);
+    for table in APPEND_ONLY_TABLES {
+        for op in ["UPDATE", "DELETE"] {
+            sql.push_str(&format!(
+                "CREATE TRIGGER {table}_no_{op} BEFORE {op} ON {table} \
+                 BEGIN SELECT RAISE(ABORT, '{table} is append-only: a stored row is never {verb}'); END;\n",
+                op = op.to_lowercase(),
+                verb = if op == "UPDATE" { "rewritten" } else { "deleted" },
+            ));
+        }
+    }
+    sql.push_str(&format!(
+        "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};
+         INSERT INTO stats (id, grains, docs, total_len, sum) VALUES (1, 0, 0, 0, {});",
+        super::rows::stats_sum(0, 0, 0)
+    ));
+    conn.execute_batch(&sql).map_err(super::db_error)
+}
+
+/// Checks that an opened database is a CAL store of a layout this code knows.
+pub(crate) fn check(conn: &Connection) -> Result<()> {
+    let app: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(super::db_error)?;
+    let version: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(super::db_error)?;
+    if app != APPLICATION_ID {
+        return Err(OmsError::corrupt(CorruptReason::Container(format!(
+            "not a CAL store: the database's application_id is {app:#x}, a store's is {APPLICATION_ID:#x} \
+             (create one with `cal store init`)"
+        ))));
+    }
+    if version != SCHEMA_VERSION {
+        return Err(OmsError::Unsupported {
+            feature: format!("store layout version {version} (this toolchain reads version {SCHEMA_VERSION})"),
+        });
+    }
+    Ok(())
+}
