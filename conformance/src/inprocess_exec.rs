@@ -6,7 +6,7 @@
 use crate::protocol::Answer;
 use cal_checker::Params;
 use cal_grammar::Diagnostic;
-use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade, Timing, diagnostic_json};
+use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade, ReadFacade, Timing, diagnostic_json};
 use cal_planner::CURRENT_USER_PARAM;
 use oms::store::{Store, StoreConfig};
 use serde_json::{Map, Value, json};
@@ -69,15 +69,11 @@ impl Fixtures {
             return Answer::Errored(format!("clock {clock:?} is not RFC 3339"));
         };
         f.clock.store(now_ms, Ordering::SeqCst);
-        let token = Capability::parse(capability);
-        let mut bound = Params::from_json_object(params);
-        if let Some(user) = &token.user {
-            if bound.get(CURRENT_USER_PARAM).is_none() {
-                bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
-            }
-        }
         let before = f.digest.clone();
-        let response = run(&f.store, query, now_ms, &bound, &token);
+        let Some(response) = execute_with(OmsFacade::new(Arc::clone(&f.store)), query, clock, params, capability)
+        else {
+            return Answer::Errored(format!("clock {clock:?} is not RFC 3339"));
+        };
         let after = cal_interp::store_digest(&f.store);
         // A changed store is reported by the comparison; keep the new state as the baseline.
         f.digest = after.clone();
@@ -107,8 +103,30 @@ impl Capability {
     }
 }
 
+/// Runs one execute request — query, clock, parameters, capability — against any facade, exactly
+/// as the in-process implementation answers a case (minus the store digests): the differential
+/// test of the durable store runs every execute case through this on both kinds of store.
+/// `None` when the clock is not RFC 3339.
+pub fn execute_with<F: ReadFacade>(
+    facade: F,
+    query: &str,
+    clock: &str,
+    params: &Map<String, Value>,
+    capability: Option<&str>,
+) -> Option<Value> {
+    let now_ms = oms::time::parse_rfc3339_ms(clock)?;
+    let token = Capability::parse(capability);
+    let mut bound = Params::from_json_object(params);
+    if let Some(user) = &token.user {
+        if bound.get(CURRENT_USER_PARAM).is_none() {
+            bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
+        }
+    }
+    Some(run(facade, query, now_ms, &bound, &token))
+}
+
 /// Parses, checks and runs one query; static errors become an error response like a run-time one.
-fn run(store: &Arc<Store>, query: &str, now_ms: i64, params: &Params, token: &Capability) -> Value {
+fn run<F: ReadFacade>(facade: F, query: &str, now_ms: i64, params: &Params, token: &Capability) -> Value {
     let analysis = cal_checker::analyze(query, Some(params));
     let warnings: Vec<Value> = analysis.diagnostics.iter().filter(|d| !d.is_error()).map(diagnostic_json).collect();
     if let Some(first) = analysis.diagnostics.iter().find(|d| d.is_error()) {
@@ -122,7 +140,7 @@ fn run(store: &Arc<Store>, query: &str, now_ms: i64, params: &Params, token: &Ca
     };
     let config =
         InterpConfig { namespace: token.namespace.clone(), tier1_enabled: token.tier1, ..InterpConfig::default() };
-    let interp = Interpreter::new(OmsFacade::new(Arc::clone(store)), config);
+    let interp = Interpreter::new(facade, config);
     let opts = ExecOptions {
         now_ms,
         user: token.user.clone(),

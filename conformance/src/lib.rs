@@ -31,6 +31,7 @@ pub mod subprocess;
 
 pub use case::{Case, Flag, Kind, Level};
 pub use implementation::Implementation;
+pub use inprocess_exec::execute_with;
 pub use loader::{Corpus, LoadError, load_dir};
 pub use raw::{decode_hex, encode_hex};
 

@@ -207,8 +207,8 @@ pub(crate) fn write_state(tx: &Transaction<'_>, id: Id, state: &IndexState) -> R
     Ok(())
 }
 
-/// Records that `new` supersedes `old` (append-only; a second record for
-/// the same pair is ignored).
+/// Records that `new` supersedes `old` (append-only: a grain already recorded
+/// on either side keeps its first record).
 pub(crate) fn write_supersession(
     tx: &Transaction<'_>,
     new: Id,
@@ -216,11 +216,15 @@ pub(crate) fn write_supersession(
     at_ms: i64,
     justification: Option<&str>,
 ) -> Result<()> {
-    tx.prepare_cached(
-        "INSERT OR IGNORE INTO supersessions (new_id, old_id, at_ms, justification) VALUES (?1, ?2, ?3, ?4)",
-    )
-    .and_then(|mut s| s.execute(params![i64::from(new), i64::from(old), at_ms, justification]))
-    .map_err(db_error)?;
+    let recorded: Option<i64> = tx
+        .prepare_cached("SELECT 1 FROM supersessions WHERE new_id = ?1 OR old_id = ?2")
+        .and_then(|mut s| s.query_row(params![i64::from(new), i64::from(old)], |r| r.get(0)).optional())
+        .map_err(db_error)?;
+    if recorded.is_none() {
+        tx.prepare_cached("INSERT INTO supersessions (new_id, old_id, at_ms, justification) VALUES (?1, ?2, ?3, ?4)")
+            .and_then(|mut s| s.execute(params![i64::from(new), i64::from(old), at_ms, justification]))
+            .map_err(db_error)?;
+    }
     Ok(())
 }
 

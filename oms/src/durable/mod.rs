@@ -203,8 +203,11 @@ fn configure(conn: &Connection, opts: &OpenOptions) -> Result<()> {
             return Err(OmsError::Io { reason: format!("the store could not switch to WAL mode (got {mode})") });
         }
     }
-    conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536;")
-        .map_err(db_error)?;
+    conn.execute_batch(
+        "PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON; \
+         PRAGMA cache_size = -65536;",
+    )
+    .map_err(db_error)?;
     Ok(())
 }
 

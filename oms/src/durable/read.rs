@@ -12,7 +12,7 @@ use super::rows::{self, TermPosting};
 use super::{DurableStore, db_error};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
-use crate::grain::decode;
+use crate::grain::{DecodeOptions, decode_with};
 use crate::mg::IndexState;
 use crate::store::indexes::{Id, Key};
 use crate::store::query::{CmpOp, Filter, Query, ResultEnvelope};
@@ -56,7 +56,9 @@ fn build_record(
     if ContentAddress::of(&blob) != address {
         return Err(rows::damaged(format!("grain {address}: its blob no longer hashes to its address")));
     }
-    let grain = decode(&blob).map_err(|e| rows::damaged(format!("grain {address} does not decode: {e}")))?;
+    let opts = DecodeOptions { wrapped: cose.is_some(), ..DecodeOptions::default() };
+    let grain =
+        decode_with(&blob, &opts).map_err(|e| rows::damaged(format!("grain {address} does not decode: {e}")))?;
     if cose.is_some() != signer.is_some() {
         return Err(rows::damaged(format!("grain {address}: envelope and signer disagree")));
     }

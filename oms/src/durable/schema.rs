@@ -21,6 +21,17 @@ pub const SCHEMA_VERSION: i32 = 1;
 /// The tables whose rows may never be updated or deleted.
 pub const APPEND_ONLY_TABLES: &[&str] = &["grains", "supersessions", "reverts", "templates", "audit"];
 
+/// For each append-only table, the condition under which an insert would
+/// displace an existing row (`INSERT OR REPLACE` deletes the row it
+/// conflicts with, and SQLite fires no delete trigger for that by default).
+const DISPLACES: &[(&str, &str)] = &[
+    ("grains", "id = NEW.id OR address = NEW.address"),
+    ("supersessions", "new_id = NEW.new_id OR old_id = NEW.old_id"),
+    ("reverts", "seq = NEW.seq"),
+    ("templates", "seq = NEW.seq"),
+    ("audit", "seq = NEW.seq"),
+];
+
 const TABLES: &str = r"
 CREATE TABLE grains (
     id          INTEGER PRIMARY KEY,
@@ -120,6 +131,13 @@ pub(crate) fn create(conn: &Connection) -> Result<()> {
                 verb = if op == "UPDATE" { "rewritten" } else { "deleted" },
             ));
         }
+    }
+    for (table, clash) in DISPLACES {
+        sql.push_str(&format!(
+            "CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} \
+             WHEN EXISTS (SELECT 1 FROM {table} WHERE {clash}) \
+             BEGIN SELECT RAISE(ABORT, '{table} is append-only: a stored row is never replaced'); END;\n"
+        ));
     }
     sql.push_str(&format!(
         "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};

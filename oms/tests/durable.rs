@@ -1,0 +1,384 @@
+//! The durable store (`oms::durable`): the same content and the same rules as
+//! the in-memory store, kept across reopening; append-only; one writer at a
+//! time; damaged files named, never trusted.
+
+use std::path::{Path, PathBuf};
+
+use ed25519_dalek::SigningKey;
+use oms::cose::sign_grain;
+use oms::durable::{DurableStore, OpenOptions, schema};
+use oms::store::{Query, SaveOptions, Store, StoreConfig, View};
+use oms::{ContentAddress, Grain, did};
+
+const NOW: i64 = 1_800_000_000_000;
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut out = vec![repo("interp/demo/demo.mg")];
+    let mut dir: Vec<PathBuf> = std::fs::read_dir(repo("conformance/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mg"))
+        .collect();
+    dir.sort();
+    out.extend(dir);
+    out
+}
+
+fn create(dir: &Path, name: &str) -> DurableStore {
+    DurableStore::create(&dir.join(name), StoreConfig::fixed_clock(NOW)).unwrap()
+}
+
+fn reopen(store: &DurableStore) -> DurableStore {
+    DurableStore::open(store.path(), StoreConfig::fixed_clock(NOW), OpenOptions::read_write()).unwrap()
+}
+
+fn grain(json: &str) -> Grain {
+    Grain::from_json_str(json).unwrap()
+}
+
+fn bytes(g: &Grain) -> Vec<u8> {
+    g.encode().unwrap().bytes
+}
+
+#[test]
+fn import_then_export_gives_the_bytes_the_memory_store_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, path) in fixtures().iter().enumerate() {
+        let file = std::fs::read(path).unwrap();
+        let memory = Store::load(&file, StoreConfig::fixed_clock(NOW)).unwrap();
+        let db = create(dir.path(), &format!("{i}.db"));
+        let report = db.import_mg(&file).unwrap();
+        assert_eq!(report.added, memory.len(), "{}", path.display());
+        let want = memory.save(&SaveOptions::default()).unwrap();
+        assert_eq!(db.export_mg(&SaveOptions::default()).unwrap(), want, "{}", path.display());
+        // Reopened from disk, still the same; and importing again adds nothing.
+        let again = reopen(&db);
+        assert_eq!(again.export_mg(&SaveOptions::default()).unwrap(), want, "{}", path.display());
+        assert_eq!(again.import_mg(&file).unwrap().added, 0);
+        assert_eq!(again.export_mg(&SaveOptions::default()).unwrap(), want);
+        again.verify().unwrap();
+    }
+}
+
+#[test]
+fn a_failed_import_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = create(dir.path(), "s.db");
+    let good = std::fs::read(repo("conformance/fixtures/beliefs-basic.mg")).unwrap();
+    db.import_mg(&good).unwrap();
+    let before = db.export_mg(&SaveOptions::default()).unwrap();
+    let demo = std::fs::read(repo("interp/demo/demo.mg")).unwrap();
+    let mut broken = demo.clone();
+    let mid = broken.len() / 2;
+    broken[mid] ^= 0x40;
+    assert!(db.import_mg(&broken).is_err());
+    assert!(db.import_mg(&demo[..demo.len() - 7]).is_err());
+    assert_eq!(db.export_mg(&SaveOptions::default()).unwrap(), before);
+    db.verify().unwrap();
+}
+
+/// Every write of the store protocol, applied to a memory store and a durable
+/// store side by side: the same outcome (address or `ERR_` code) each time,
+/// and the same content afterwards, also after reopening the file.
+#[test]
+fn writes_follow_the_memory_stores_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = Store::new(StoreConfig::fixed_clock(NOW));
+    let mut db = create(dir.path(), "w.db");
+    let key = SigningKey::from_bytes(&[7; 32]);
+    let signer = did::encode_ed25519(&key.verifying_key());
+
+    let locked = grain(&format!(
+        r#"{{"type":"belief","subject":"acct","relation":"limit","object":"100","confidence":1.0,"created_at":1000,
+        "invalidation_policy":{{"mode":"locked","authorized":["{signer}"]}}}}"#
+    ));
+    let open = grain(
+        r#"{"type":"belief","subject":"alice","relation":"prefers","object":"tea","confidence":0.8,"created_at":1000}"#,
+    );
+    let soft = grain(
+        r#"{"type":"belief","subject":"bob","relation":"role","object":"dev","confidence":0.9,"created_at":1000,
+        "invalidation_policy":{"mode":"soft_locked"}}"#,
+    );
+    type Step<'a> = (&'a str, Box<dyn Fn(&dyn Ops) -> Result<String, String> + 'a>);
+    let put = |g: Grain| -> Box<dyn Fn(&dyn Ops) -> Result<String, String>> { Box::new(move |s| s.put(&bytes(&g))) };
+    let addr = |g: &Grain| ContentAddress::of(&bytes(g));
+    let (a_locked, a_open, a_soft) = (addr(&locked), addr(&open), addr(&soft));
+    let next = |old: &ContentAddress, subject: &str, relation: &str, object: &str, extra: &str| {
+        grain(&format!(
+            r#"{{"type":"belief","subject":"{subject}","relation":"{relation}","object":"{object}","confidence":1.0,
+            "created_at":2000,"derived_from":["{old}"]{extra}}}"#
+        ))
+    };
+    let coffee = next(&a_open, "alice", "prefers", "coffee", "");
+    let a_coffee = addr(&coffee);
+    let signed_limit = sign_grain(&next(&a_locked, "acct", "limit", "200", ""), &key, None).unwrap().cose;
+    let steps: Vec<Step<'_>> = vec![
+        ("put locked", put(locked.clone())),
+        ("put open", put(open.clone())),
+        ("put soft", put(soft.clone())),
+        ("put again is idempotent", put(open.clone())),
+        ("derived_from implying supersession is refused", put(next(&a_open, "alice", "prefers", "juice", ""))),
+        ("supersede open", {
+            let c = coffee.clone();
+            Box::new(move |s| s.supersede(&a_open, &bytes(&c), None))
+        }),
+        ("supersede it again is a conflict", {
+            let g = next(&a_open, "alice", "prefers", "water", "");
+            Box::new(move |s| s.supersede(&a_open, &bytes(&g), None))
+        }),
+        ("locked refuses an unsigned successor", {
+            let g = next(&a_locked, "acct", "limit", "200", "");
+            Box::new(move |s| s.supersede(&a_locked, &bytes(&g), None))
+        }),
+        ("locked yields to its authorized signer", Box::new(move |s| s.supersede(&a_locked, &signed_limit, None))),
+        ("soft_locked needs a justification", {
+            let g = next(&a_soft, "bob", "role", "lead", "");
+            Box::new(move |s| s.supersede(&a_soft, &bytes(&g), None))
+        }),
+        ("soft_locked with a justification is flagged for review", {
+            let g = next(&a_soft, "bob", "role", "lead", "");
+            Box::new(move |s| s.supersede(&a_soft, &bytes(&g), Some("promoted")))
+        }),
+        ("contradict", Box::new(move |s| s.contradict(&a_coffee))),
+        ("verification status", Box::new(move |s| s.verify_status(&a_coffee, "verified"))),
+        ("a bad verification status", Box::new(move |s| s.verify_status(&a_coffee, "maybe"))),
+        ("supersede a grain that is not stored", {
+            let ghost = ContentAddress::of(b"ghost");
+            let g = next(&ghost, "x", "y", "z", "");
+            Box::new(move |s| s.supersede(&ghost, &bytes(&g), None))
+        }),
+    ];
+    for (what, step) in &steps {
+        let m = step(&memory as &dyn Ops);
+        let d = step(&db as &dyn Ops);
+        assert_eq!(m, d, "{what}");
+        let want = memory.save(&SaveOptions::default()).unwrap();
+        assert_eq!(db.export_mg(&SaveOptions::default()).unwrap(), want, "{what}: content differs");
+        db = reopen(&db);
+        assert_eq!(db.export_mg(&SaveOptions::default()).unwrap(), want, "{what}: content differs after reopening");
+    }
+    db.verify().unwrap();
+    // History and the current view come from the records written.
+    let chain = db.history(&a_coffee).unwrap();
+    assert_eq!(chain.iter().map(|s| s.address).collect::<Vec<_>>(), vec![a_open, a_coffee]);
+    let current = db.query(&Query { view: View::Current, ..Query::default() }).unwrap();
+    assert!(current.results.iter().all(|h| h.address != a_open && h.address != a_locked));
+}
+
+/// The operations both stores offer, with outcomes as comparable text.
+trait Ops {
+    fn put(&self, entry: &[u8]) -> Result<String, String>;
+    fn supersede(&self, old: &ContentAddress, entry: &[u8], why: Option<&str>) -> Result<String, String>;
+    fn contradict(&self, target: &ContentAddress) -> Result<String, String>;
+    fn verify_status(&self, target: &ContentAddress, status: &str) -> Result<String, String>;
+}
+
+fn outcome<T: std::fmt::Debug>(r: oms::Result<T>) -> Result<String, String> {
+    r.map(|v| format!("{v:?}")).map_err(|e| e.code().to_string())
+}
+
+impl Ops for Store {
+    fn put(&self, entry: &[u8]) -> Result<String, String> {
+        outcome(Store::put(self, entry))
+    }
+    fn supersede(&self, old: &ContentAddress, entry: &[u8], why: Option<&str>) -> Result<String, String> {
+        outcome(Store::supersede(self, old, entry, why))
+    }
+    fn contradict(&self, target: &ContentAddress) -> Result<String, String> {
+        outcome(Store::contradict(self, target, &[], None))
+    }
+    fn verify_status(&self, target: &ContentAddress, status: &str) -> Result<String, String> {
+        outcome(Store::set_verification_status(self, target, status, &[]))
+    }
+}
+
+impl Ops for DurableStore {
+    fn put(&self, entry: &[u8]) -> Result<String, String> {
+        outcome(DurableStore::put(self, entry))
+    }
+    fn supersede(&self, old: &ContentAddress, entry: &[u8], why: Option<&str>) -> Result<String, String> {
+        outcome(DurableStore::supersede(self, old, entry, why))
+    }
+    fn contradict(&self, target: &ContentAddress) -> Result<String, String> {
+        outcome(DurableStore::contradict(self, target, &[], None))
+    }
+    fn verify_status(&self, target: &ContentAddress, status: &str) -> Result<String, String> {
+        outcome(DurableStore::set_verification_status(self, target, status, &[]))
+    }
+}
+
+#[test]
+fn grains_cannot_be_rewritten_or_deleted_even_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = create(dir.path(), "a.db");
+    db.import_mg(&std::fs::read(repo("conformance/fixtures/supersession-chains.mg")).unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(db.path()).unwrap();
+    // Rows in every append-only table (a DELETE of an empty table deletes nothing).
+    conn.execute_batch(
+        "INSERT INTO reverts (target_id, restored_id, new_id, at_ms) VALUES (1, 0, 2, 5);
+         INSERT INTO templates (namespace, name, body, defined_at) VALUES ('ns', 't', 'x', 5);",
+    )
+    .unwrap();
+    for table in schema::APPEND_ONLY_TABLES {
+        let rows: i64 = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap();
+        assert!(rows > 0, "{table} is empty: the test would prove nothing");
+        for sql in [format!("DELETE FROM {table}"), format!("UPDATE {table} SET rowid = rowid")] {
+            let err = conn.execute(&sql, []).expect_err(&sql);
+            assert!(err.to_string().contains("append-only"), "{sql}: {err}");
+        }
+    }
+    for sql in [
+        "INSERT OR REPLACE INTO grains SELECT * FROM grains LIMIT 1",
+        "REPLACE INTO grains (id, address, type, created_at, blob) SELECT id + 1000, address, type, 0, x'00' FROM grains LIMIT 1",
+        "INSERT OR REPLACE INTO supersessions SELECT new_id, old_id, 0, 'x' FROM supersessions LIMIT 1",
+        "INSERT OR REPLACE INTO audit SELECT seq, 0, '{}', prev, hash FROM audit LIMIT 1",
+    ] {
+        let err = conn.execute(sql, []).expect_err(sql);
+        assert!(err.to_string().contains("append-only"), "{sql}: {err}");
+    }
+    drop(conn);
+    db.verify().unwrap();
+}
+
+/// No statement in the durable store's source removes or overwrites a row of
+/// an append-only table: a `DELETE`, `UPDATE`, `REPLACE`, `DROP` or
+/// `TRUNCATE` naming one of them fails this test (the triggers stay the only
+/// mention, and they refuse).
+#[test]
+fn no_code_path_deletes_or_rewrites_a_grain() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/durable");
+    let mut offences = Vec::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap().to_uppercase();
+        for table in schema::APPEND_ONLY_TABLES {
+            let table = table.to_uppercase();
+            for verb in ["DELETE FROM", "UPDATE", "REPLACE INTO", "OR REPLACE INTO", "DROP TABLE", "TRUNCATE"] {
+                let needle = format!("{verb} {table}");
+                let hits = text.matches(&needle).count();
+                if hits > 0 {
+                    offences.push(format!("{}: `{needle}` ×{hits}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(offences.is_empty(), "statements that would remove or rewrite a grain: {offences:?}");
+}
+
+#[test]
+fn a_second_writer_is_refused_cleanly_and_nothing_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.db");
+    let first = DurableStore::create(&path, StoreConfig::fixed_clock(NOW)).unwrap();
+    first.import_mg(&std::fs::read(repo("conformance/fixtures/beliefs-basic.mg")).unwrap()).unwrap();
+    let before = first.export_mg(&SaveOptions::default()).unwrap();
+    // Another process holds the write lock.
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let opts = OpenOptions { busy_timeout: std::time::Duration::from_millis(50), ..OpenOptions::read_write() };
+    let second = DurableStore::open(&path, StoreConfig::fixed_clock(NOW), opts).unwrap();
+    let g = grain(r#"{"type":"belief","subject":"s","relation":"r","object":"o","confidence":1.0,"created_at":5}"#);
+    let err = second.put(&bytes(&g)).unwrap_err();
+    assert_eq!(err.code(), "ERR_BUSY", "{err}");
+    assert!(err.to_string().contains("one writer at a time"), "{err}");
+    let demo = std::fs::read(repo("interp/demo/demo.mg")).unwrap();
+    assert_eq!(second.import_mg(&demo).unwrap_err().code(), "ERR_BUSY");
+    // Readers are not blocked meanwhile.
+    assert_eq!(second.export_mg(&SaveOptions::default()).unwrap(), before);
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    let a = second.put(&bytes(&g)).unwrap();
+    assert!(first.exists(&a).unwrap());
+    first.verify().unwrap();
+}
+
+#[test]
+fn files_that_are_not_stores_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mg = repo("interp/demo/demo.mg");
+    let cfg = || StoreConfig::fixed_clock(NOW);
+    let err = DurableStore::open(&mg, cfg(), OpenOptions::read_only()).unwrap_err();
+    assert_eq!(err.code(), "ERR_CORRUPT", "{err}");
+    let other = dir.path().join("other.db");
+    rusqlite::Connection::open(&other).unwrap().execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);").unwrap();
+    let err = DurableStore::open(&other, cfg(), OpenOptions::read_only()).unwrap_err();
+    assert_eq!(err.code(), "ERR_CORRUPT");
+    assert!(err.to_string().contains("not a CAL store"), "{err}");
+    let missing = DurableStore::open(&dir.path().join("none.db"), cfg(), OpenOptions::read_only()).unwrap_err();
+    assert_eq!(missing.code(), "ERR_IO");
+    assert_eq!(DurableStore::create(&other, cfg()).unwrap_err().code(), "ERR_CONFLICT");
+}
+
+/// Truncations and bit flips anywhere in a store file: opening, querying,
+/// exporting and verifying never panic; `verify` names the fault; and an
+/// answer that is given is the whole answer, never a silently smaller one.
+#[test]
+fn damaged_files_are_named_never_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = create(dir.path(), "good.db");
+    db.import_mg(&std::fs::read(repo("interp/demo/demo.mg")).unwrap()).unwrap();
+    drop(db);
+    let good = std::fs::read(dir.path().join("good.db")).unwrap();
+    let cfg = || StoreConfig::fixed_clock(NOW);
+    let queries = [
+        Query::default(),
+        Query { view: View::All, ..Query::default() },
+        Query {
+            filters: vec![oms::store::Filter::Cmp {
+                field: "subject".into(),
+                op: oms::store::CmpOp::Eq,
+                value: oms::Value::Str("alice".into()),
+            }],
+            ..Query::default()
+        },
+    ];
+    let reference = {
+        let s = DurableStore::open(&dir.path().join("good.db"), cfg(), OpenOptions::read_only()).unwrap();
+        queries.iter().map(|q| addresses(&s.query(q).unwrap())).collect::<Vec<_>>()
+    };
+    let mut damaged: Vec<(String, Vec<u8>)> = Vec::new();
+    for cut in [100, 4096, good.len() / 3, good.len() / 2, good.len() - 4096, good.len() - 1] {
+        damaged.push((format!("truncated at {cut}"), good[..cut].to_vec()));
+    }
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in 0..60 {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let at = 100 + (state >> 33) as usize % (good.len() - 100);
+        let mut b = good.clone();
+        b[at] ^= 1 << (i % 8);
+        damaged.push((format!("bit {} flipped at {at}", i % 8), b));
+    }
+    let (mut named, mut harmless) = (0, 0);
+    for (what, bytes) in damaged {
+        let path = dir.path().join("bad.db");
+        let _ = std::fs::remove_file(dir.path().join("bad.db-wal"));
+        let _ = std::fs::remove_file(dir.path().join("bad.db-shm"));
+        std::fs::write(&path, &bytes).unwrap();
+        let Ok(s) = DurableStore::open(&path, cfg(), OpenOptions::read_only()) else {
+            named += 1;
+            continue;
+        };
+        let verdict = s.verify();
+        for (q, want) in queries.iter().zip(&reference) {
+            if let Ok(env) = s.query(q) {
+                assert_eq!(&addresses(&env), want, "{what}: a damaged store gave a different answer without an error");
+            }
+        }
+        match verdict {
+            Err(e) => {
+                assert!(matches!(e.code(), "ERR_CORRUPT" | "ERR_INTEGRITY" | "ERR_IO"), "{what}: {e}");
+                named += 1;
+            }
+            Ok(_) => harmless += 1,
+        }
+    }
+    assert!(named > 30, "only {named} damaged files were named ({harmless} were harmless)");
+}
+
+fn addresses(env: &oms::store::ResultEnvelope) -> Vec<ContentAddress> {
+    env.results.iter().map(|h| h.address).collect()
+}
