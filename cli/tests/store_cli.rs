@@ -1,0 +1,161 @@
+//! `cal store` from the outside, as a user runs it: init → import → export →
+//! `cal mg verify` with the source's addresses; `cal run` on a database gives
+//! the bytes it gives on the `.mg`; a damaged database is an error with its
+//! `ERR_` code and exit 1, never an answer.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::cal;
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn sources() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(repo("conformance/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mg"))
+        .collect();
+    out.sort();
+    out.insert(0, repo("interp/demo/demo.mg"));
+    out
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = cal(args, b"");
+    assert!(out.status.success(), "cal {args:?}: {}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The content addresses of a `.mg` file, in file order.
+fn addresses(mg: &Path) -> Vec<String> {
+    ok(&["mg", "unpack", "--envelope", mg.to_str().unwrap()])
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["content_address"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn init_import_export_verify_keeps_every_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all.db");
+    ok(&["store", "init", all.to_str().unwrap()]);
+    let mut everything = Vec::new();
+    for (i, src) in sources().iter().enumerate() {
+        let db = dir.path().join(format!("{i}.db"));
+        let out = dir.path().join(format!("{i}.mg"));
+        let (db_s, out_s, src_s) = (db.to_str().unwrap(), out.to_str().unwrap(), src.to_str().unwrap());
+        ok(&["store", "init", db_s]);
+        ok(&["store", "import", db_s, src_s]);
+        ok(&["store", "verify", db_s]);
+        ok(&["store", "export", db_s, out_s]);
+        ok(&["mg", "verify", out_s]);
+        let mut want = addresses(src);
+        let mut got = addresses(&out);
+        want.sort();
+        want.dedup();
+        got.sort();
+        assert_eq!(got, want, "{}", src.display());
+        ok(&["store", "import", all.to_str().unwrap(), src_s]);
+        everything.extend(want);
+    }
+    // All of them in one store.
+    everything.sort();
+    everything.dedup();
+    let out = dir.path().join("all.mg");
+    ok(&["store", "export", all.to_str().unwrap(), out.to_str().unwrap()]);
+    ok(&["mg", "verify", out.to_str().unwrap()]);
+    let mut got = addresses(&out);
+    got.sort();
+    assert_eq!(got, everything);
+    let stats: serde_json::Value =
+        serde_json::from_str(&ok(&["store", "stats", "--json", all.to_str().unwrap()])).unwrap();
+    assert_eq!(stats["grains"].as_u64(), Some(everything.len() as u64));
+}
+
+#[test]
+fn run_on_a_database_prints_what_run_on_the_mg_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let (db_s, demo) = (db.to_str().unwrap(), repo("interp/demo/demo.mg"));
+    ok(&["store", "init", db_s]);
+    ok(&["store", "import", db_s, demo.to_str().unwrap()]);
+    for example in ["examples/tour.cal", "examples/demo.cal"] {
+        let file = repo(example);
+        let args = |store: &str| {
+            ok(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", store, "-f", file.to_str().unwrap()])
+        };
+        assert_eq!(args(db_s), args(demo.to_str().unwrap()), "{example}");
+    }
+    // Several stores merge, databases included.
+    let q = "RECALL beliefs ABOUT \"alice\" | LIMIT 50";
+    let merged = ok(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", db_s, "--store", db_s, q]);
+    let single = ok(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", db_s, q]);
+    assert_eq!(merged, single);
+}
+
+#[test]
+fn a_damaged_database_is_an_error_never_an_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("d.db");
+    let db_s = db.to_str().unwrap();
+    ok(&["store", "init", db_s]);
+    ok(&["store", "import", db_s, repo("interp/demo/demo.mg").to_str().unwrap()]);
+    let good = std::fs::read(&db).unwrap();
+    // Flip one byte inside the stored blob of a grain the query returns (the MessagePack
+    // string, header byte 0xa9 included, so that it is the blob and not an index key).
+    let needle = b"\xa9dark mode";
+    let at = good.windows(needle.len()).position(|w| w == needle).expect("a blob holds the text");
+    let mut bad = good.clone();
+    bad[at] ^= 0x20;
+    std::fs::write(&db, &bad).unwrap();
+    let out = cal(&["run", "--store", db_s, "RECALL beliefs ABOUT \"alice\""], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ERR_INTEGRITY"), "{err}");
+    assert!(out.stdout.is_empty(), "an answer was printed from a damaged store");
+    let out = cal(&["store", "verify", db_s], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ERR_INTEGRITY"));
+    // Truncated: named, exit 1.
+    std::fs::write(&db, &good[..good.len() / 2]).unwrap();
+    for args in [vec!["store", "verify", db_s], vec!["run", "--store", db_s, "RECALL beliefs"]] {
+        let out = cal(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("ERR_CORRUPT") || err.contains("ERR_INTEGRITY"), "{args:?}: {err}");
+    }
+    // Not a database at all.
+    std::fs::write(&db, b"SQLite format 3\0 but nothing after").unwrap();
+    let out = cal(&["run", "--store", db_s, "RECALL beliefs"], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn init_refuses_an_existing_file_and_add_reports_durable_addresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.db");
+    let db_s = db.to_str().unwrap();
+    ok(&["store", "init", db_s]);
+    let again = cal(&["store", "init", db_s], b"");
+    assert_eq!(again.status.code(), Some(2));
+    let grains = dir.path().join("g.jsonl");
+    std::fs::write(
+        &grains,
+        "{\"type\":\"belief\",\"subject\":\"s\",\"relation\":\"r\",\"object\":\"1\",\"confidence\":1.0,\"created_at\":1}\n\
+         {\"type\":\"belief\",\"subject\":\"s\",\"relation\":\"r\",\"object\":\"2\",\"confidence\":1.0,\"created_at\":2}\n",
+    )
+    .unwrap();
+    let printed = ok(&["store", "add", db_s, "--jsonl", grains.to_str().unwrap()]);
+    assert_eq!(printed.lines().count(), 2);
+    let got = ok(&["run", "--store", db_s, "--format", "text", "RECALL beliefs WHERE subject = \"s\""]);
+    assert!(got.contains("s r 1") && got.contains("s r 2"), "{got}");
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"type\":\"belief\",\"subject\":\"s\"}\n").unwrap();
+    let out = cal(&["store", "add", db_s, "--jsonl", bad.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:1"), "{}", String::from_utf8_lossy(&out.stderr));
+}
