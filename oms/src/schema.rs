@@ -31,6 +31,12 @@ const COUNT_FIELDS: &[&str] = &[
 /// `goal_state` values (§8.7).
 pub const GOAL_STATES: &[&str] = &["active", "satisfied", "failed", "suspended"];
 
+/// The closed `observation_mode` vocabulary (§25).
+pub const OBSERVATION_MODES: &[&str] = &["passive", "active", "reflective", "real_time"];
+
+/// The closed `observation_scope` vocabulary (§26).
+pub const OBSERVATION_SCOPES: &[&str] = &["point", "interval", "session", "longitudinal"];
+
 /// The closed `related_to` relation vocabulary (§14.3).
 pub const RELATION_TYPES: &[&str] = &[
     "similar",
@@ -150,6 +156,7 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
                 f.require_str("content")?;
             }
             f.require("created_at")?;
+            content_blocks(&f)?;
         }
         GrainType::State => {
             if let Some(c) = f.require("context")? {
@@ -172,6 +179,7 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
             f.require_str("observer_id")?;
             f.require_str("observer_type")?;
             f.require("created_at")?;
+            observation(&f)?;
         }
         GrainType::Goal => {
             f.require_str("description")?;
@@ -219,6 +227,65 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
             f.require("created_at")?;
         }
         GrainType::Other(_) => {}
+    }
+    Ok(())
+}
+
+/// A field whose value must be one string of a closed vocabulary.
+fn closed_enum(f: &Fields<'_>, name: &str, allowed: &[&str], section: &str) -> Result<()> {
+    match f.get(name) {
+        None => Ok(()),
+        Some(Value::Str(s)) if allowed.contains(&s.as_str()) => Ok(()),
+        Some(Value::Str(s)) => Err(OmsError::schema(
+            name,
+            format!("{s:?} is not in the closed vocabulary ({section}): {}", allowed.join(", ")),
+        )),
+        Some(other) => Err(OmsError::schema(name, format!("must be a string, got {}", other.kind()))),
+    }
+}
+
+/// Observation rules beyond the required fields: the closed mode and scope
+/// vocabularies (§25, §26) and the `human` observer, which must not carry an
+/// `observer_model` (§24.2). An `observer_model` named in `_elided` was
+/// present in the original, so it counts.
+fn observation(f: &Fields<'_>) -> Result<()> {
+    closed_enum(f, "observation_mode", OBSERVATION_MODES, "§25")?;
+    closed_enum(f, "observation_scope", OBSERVATION_SCOPES, "§26")?;
+    if f.get("observer_type").and_then(Value::as_str) == Some("human")
+        && (f.get("observer_model").is_some() || f.is_elided("observer_model"))
+    {
+        return Err(OmsError::schema("observer_model", "must be absent when observer_type is \"human\" (§24.2)"));
+    }
+    Ok(())
+}
+
+/// `content_blocks` (§6.2): an array of maps, each with a non-empty string
+/// `type` ("Each block in the array MUST contain a type field"). Block types
+/// are open (implementations may define more), so the value is not checked
+/// against the standard five.
+fn content_blocks(f: &Fields<'_>) -> Result<()> {
+    const NAME: &str = "content_blocks";
+    let blocks = match f.get(NAME) {
+        None => return Ok(()),
+        Some(Value::Array(items)) => items,
+        Some(other) => return Err(OmsError::schema(NAME, format!("must be an array of maps, got {}", other.kind()))),
+    };
+    for (i, block) in blocks.iter().enumerate() {
+        let Value::Map(block) = block else {
+            return Err(OmsError::schema(NAME, format!("entry {i} must be a map, got {}", block.kind())));
+        };
+        match block.get("type") {
+            None | Some(Value::Null) => {
+                return Err(OmsError::schema(NAME, format!("entry {i} is missing type (§6.2)")));
+            }
+            Some(Value::Str(t)) if t.is_empty() => {
+                return Err(OmsError::Empty { field: format!("{NAME}[{i}].type") });
+            }
+            Some(Value::Str(_)) => {}
+            Some(other) => {
+                return Err(OmsError::schema(NAME, format!("entry {i}: type must be a string, got {}", other.kind())));
+            }
+        }
     }
     Ok(())
 }

@@ -315,3 +315,141 @@ fn every_code_has_a_message() {
     assert!(e.to_string().contains("bug in the toolchain"));
     assert!(OmsError::TooShort { len: 3 }.to_string().starts_with("ERR_TOO_SHORT: "));
 }
+
+/// The payload of a grain written as JSON, compacted and in canonical key
+/// order but *not validated*, as another encoder might have written it.
+fn unchecked_payload(json: &str) -> (u8, Mp) {
+    fn mp(v: &oms::Value) -> Mp {
+        match v {
+            oms::Value::Null => Mp::Nil,
+            oms::Value::Bool(b) => Mp::Boolean(*b),
+            oms::Value::Int(i) => i64::try_from(*i).map_or_else(|_| Mp::from(*i as u64), Mp::from),
+            oms::Value::Float(f) => Mp::F64(*f),
+            oms::Value::Str(s) => Mp::from(s.as_str()),
+            oms::Value::Bin(b) => Mp::Binary(b.clone()),
+            oms::Value::Array(a) => Mp::Array(a.iter().map(mp).collect()),
+            oms::Value::Map(m) => Mp::Map(m.iter().map(|(k, v)| (s(k), mp(v))).collect()),
+        }
+    }
+    let oms::Value::Map(m) = oms::json::from_json(&serde_json::from_str(json).unwrap()) else {
+        panic!("not an object")
+    };
+    let name = m["type"].as_str().unwrap().to_string();
+    let ty = oms::GrainType::from_name(&name).unwrap();
+    let is_action = ty == oms::GrainType::Action;
+    let mut entries: Vec<(String, Mp)> =
+        m.iter().map(|(k, v)| (oms::fields::compact_key(k, is_action).to_string(), mp(v))).collect();
+    entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    (ty.byte(), Mp::Map(entries.into_iter().map(|(k, v)| (s(&k), v)).collect()))
+}
+
+/// A refusal must happen on both sides: encoding the JSON, and decoding a
+/// blob another writer produced from it.
+fn refused_both_ways(json: &str) -> (OmsError, OmsError) {
+    let encoded = Grain::from_json_str(json).and_then(|g| g.encode()).map(|_| ()).unwrap_err();
+    let (ty, payload) = unchecked_payload(json);
+    let decoded = decode(&raw(ty, 0, &payload)).map(|_| ()).unwrap_err();
+    (encoded, decoded)
+}
+
+const OBS: &str = r#""type":"observation","observer_id":"o-1","created_at":1700000000000"#;
+const EVENT: &str = r#""type":"event","content":"hi","created_at":1700000000000"#;
+
+/// Closed vocabularies (§25 `observation_mode`, §26 `observation_scope`), the
+/// `human` observer (§24.2: `observer_model` MUST be absent) and the `type`
+/// every `content_blocks` entry MUST carry (§6.2), refused on encode and on
+/// decode with the code and field given here.
+#[test]
+fn observation_and_content_block_rules_refuse_both_ways() {
+    let cases: &[(&str, String, &str, &str)] = &[
+        (
+            "mode outside the enum",
+            format!(r#"{{{OBS},"observer_type":"llm","observer_model":"m","observation_mode":"sometimes"}}"#),
+            "ERR_SCHEMA",
+            "observation_mode",
+        ),
+        (
+            "mode in the wrong case",
+            format!(r#"{{{OBS},"observer_type":"camera","observation_mode":"Passive"}}"#),
+            "ERR_SCHEMA",
+            "observation_mode",
+        ),
+        (
+            "mode not a string",
+            format!(r#"{{{OBS},"observer_type":"camera","observation_mode":1}}"#),
+            "ERR_SCHEMA",
+            "observation_mode",
+        ),
+        (
+            "scope outside the enum",
+            format!(r#"{{{OBS},"observer_type":"camera","observation_scope":"forever"}}"#),
+            "ERR_SCHEMA",
+            "observation_scope",
+        ),
+        (
+            "human with a model",
+            format!(r#"{{{OBS},"observer_type":"human","observer_model":"gpt-4o"}}"#),
+            "ERR_SCHEMA",
+            "observer_model",
+        ),
+        (
+            "block without type",
+            format!(r#"{{{EVENT},"content_blocks":[{{"type":"text","text":"a"}},{{"text":"b"}}]}}"#),
+            "ERR_SCHEMA",
+            "content_blocks",
+        ),
+        (
+            "block type not a string",
+            format!(r#"{{{EVENT},"content_blocks":[{{"type":7}}]}}"#),
+            "ERR_SCHEMA",
+            "content_blocks",
+        ),
+        (
+            "block type empty",
+            format!(r#"{{{EVENT},"content_blocks":[{{"type":""}}]}}"#),
+            "ERR_EMPTY",
+            "content_blocks[0].type",
+        ),
+        ("block not a map", format!(r#"{{{EVENT},"content_blocks":["text"]}}"#), "ERR_SCHEMA", "content_blocks"),
+        (
+            "blocks not an array",
+            format!(r#"{{{EVENT},"content_blocks":{{"type":"text"}}}}"#),
+            "ERR_SCHEMA",
+            "content_blocks",
+        ),
+    ];
+    for (name, json, code, field) in cases {
+        let (encoded, decoded) = refused_both_ways(json);
+        for (side, e) in [("encode", &encoded), ("decode", &decoded)] {
+            assert_eq!(e.code(), *code, "{name} ({side}): {e}");
+            let found = match e {
+                OmsError::Schema { field, .. } | OmsError::Empty { field } => field.as_str(),
+                _ => "",
+            };
+            assert_eq!(found, *field, "{name} ({side}): {e}");
+        }
+    }
+}
+
+/// The valid neighbours of the refusals above are accepted both ways.
+#[test]
+fn observation_and_content_block_rules_accept_the_valid_forms() {
+    let mut cases: Vec<String> = ["passive", "active", "reflective", "real_time"]
+        .iter()
+        .map(|m| format!(r#"{{{OBS},"observer_type":"llm","observer_model":"m","observation_mode":"{m}"}}"#))
+        .collect();
+    cases.extend(
+        ["point", "interval", "session", "longitudinal"]
+            .iter()
+            .map(|sc| format!(r#"{{{OBS},"observer_type":"camera","observation_scope":"{sc}"}}"#)),
+    );
+    cases.push(format!(r#"{{{OBS},"observer_type":"human"}}"#));
+    // observer_type is an open enum (§24.3): an unknown type may carry a model.
+    cases.push(format!(r#"{{{OBS},"observer_type":"acme:human-like","observer_model":"m"}}"#));
+    // Block types are open (§6.2 "MAY define additional block types").
+    cases.push(format!(r#"{{{EVENT},"content_blocks":[{{"type":"text","text":"a"}},{{"type":"acme:chart"}}]}}"#));
+    for json in &cases {
+        let blob = Grain::from_json_str(json).and_then(|g| g.encode()).unwrap_or_else(|e| panic!("{json}: {e}"));
+        decode(&blob.bytes).unwrap_or_else(|e| panic!("{json}: {e}"));
+    }
+}
