@@ -453,3 +453,44 @@ fn observation_and_content_block_rules_accept_the_valid_forms() {
         decode(&blob.bytes).unwrap_or_else(|e| panic!("{json}: {e}"));
     }
 }
+
+/// §4.1: keys are unique. JSON parsers keep the last of two equal keys, so the
+/// grain JSON is scanned and a repeat at any depth is `ERR_CORRUPT`, naming
+/// the key and the JSON Pointer of its object.
+#[test]
+fn duplicate_json_keys_are_refused_at_every_depth() {
+    let b = r#""type":"belief","subject":"a","relation":"r","object":"o","confidence":0.5,"created_at":1"#;
+    let cases: &[(String, &str, &str)] = &[
+        (format!(r#"{{{b},"subject":"b"}}"#), "subject", ""),
+        (format!(r#"{{{b},"type":"event"}}"#), "type", ""),
+        (format!(r#"{{{b},"context":{{"k":"1","k":"2"}}}}"#), "k", "/context"),
+        (format!(r#"{{{b},"context":{{"k":{{"x":1,"y":{{"z":1,"z":2}}}}}}}}"#), "z", "/context/k/y"),
+        (
+            format!(
+                r#"{{{b},"content_refs":[{{"uri":"u","modality":"image"}},{{"uri":"u","modality":"image","uri":"v"}}]}}"#
+            ),
+            "uri",
+            "/content_refs/1",
+        ),
+        (format!(r#"{{{b},"context":{{"a/b~c":{{"q":1,"q":1}}}}}}"#), "q", "/context/a~1b~0c"),
+        // Keys are compared after unescaping.
+        (format!(r#"{{{b},"context":{{"a":"1","\u0061":"2"}}}}"#), "a", "/context"),
+        (format!(r#"{{{b},"provenance_chain":[[{{"w":1}}],[{{"m":1,"m":2}}]]}}"#), "m", "/provenance_chain/1/0"),
+    ];
+    for (json, key, path) in cases {
+        let expected = OmsError::Corrupt(CorruptReason::DuplicateJsonKey { key: (*key).into(), path: (*path).into() });
+        assert_eq!(Grain::from_json_str(json).unwrap_err(), expected, "{json}");
+        // The `cal mg` input paths share the parser.
+        assert_eq!(oms::tools::read_grain_input(json.as_bytes(), false).unwrap_err(), expected, "{json}");
+        assert_eq!(oms::tools::grains_from_jsonl(json).unwrap_err(), (1, expected.clone()), "{json}");
+        assert!(expected.to_string().contains(&format!("{key:?}")), "{expected}");
+    }
+    // Equal keys in different objects, and strings that look like structure, are fine.
+    for ok in [
+        format!(r#"{{{b},"context":{{"subject":"x","type":"y"}}}}"#),
+        format!(r#"{{{b},"provenance_chain":[{{"m":1}},{{"m":2}}]}}"#),
+        format!(r#"{{{b},"context":{{"k":"\"}},\"k\":{{[","j":"\\"}}}}"#),
+    ] {
+        Grain::from_json_str(&ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+}
