@@ -146,6 +146,13 @@ impl Grain {
         schema::validate(self.ty, &self.fields)
     }
 
+    /// The SHOULD-level findings for this grain (see [`schema::warnings`]):
+    /// things the spec asks to report but not to reject. Encoding and
+    /// decoding never print them; callers decide.
+    pub fn warnings(&self) -> Vec<schema::Warning> {
+        schema::warnings(self.ty, &self.fields)
+    }
+
     /// Serializes the grain (§4.9): validate, compact, NFC, omit nulls, sort,
     /// encode, prepend the header, hash.
     pub fn encode(&self) -> Result<Blob> {

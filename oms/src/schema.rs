@@ -129,6 +129,55 @@ fn str_array(name: &str, v: &Value) -> Result<()> {
     }
 }
 
+/// Observer types for which §24.2 recommends an `observer_model` and §17.2
+/// asks a Level 2 implementation to warn when it is absent.
+pub const MODEL_RECOMMENDED_OBSERVERS: &[&str] = &["llm", "reflector", "classifier", "detector"];
+
+/// A finding about a valid grain that the spec asks implementations to
+/// report without rejecting it (a SHOULD, not a MUST). Returned as data by
+/// [`warnings`] and `Grain::warnings`; printing is the caller's business.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// A stable identifier, `WARN_*`, so callers never match on message text.
+    pub code: &'static str,
+    /// Full name of the field concerned.
+    pub field: String,
+    /// What the spec recommends, with its section.
+    pub message: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}: {}", self.code, self.field, self.message)
+    }
+}
+
+/// The SHOULD-level findings for a full-name field map of the given type;
+/// empty when there are none. Does not validate: run [`validate`] for that.
+///
+/// `WARN_OBSERVER_MODEL`: an Observation whose `observer_type` is `llm`,
+/// `reflector`, `classifier` or `detector` has no `observer_model` (§17.2,
+/// §24.2). An `observer_model` named in `_elided` counts as present.
+pub fn warnings(ty: GrainType, map: &Map) -> Vec<Warning> {
+    let f = Fields { map, elided: map.get("_elided").and_then(Value::as_map) };
+    let mut out = Vec::new();
+    if ty == GrainType::Observation {
+        if let Some(observer) = f.get("observer_type").and_then(Value::as_str) {
+            if MODEL_RECOMMENDED_OBSERVERS.contains(&observer)
+                && f.get("observer_model").is_none()
+                && !f.is_elided("observer_model")
+            {
+                out.push(Warning {
+                    code: "WARN_OBSERVER_MODEL",
+                    field: "observer_model".into(),
+                    message: format!("is recommended when observer_type is {observer:?} (§24.2, §17.2)"),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Validates a full-name field map for the given type. Types outside the
 /// ten standard ones are opaque (§19.4) and only get the common checks.
 pub fn validate(ty: GrainType, map: &Map) -> Result<()> {

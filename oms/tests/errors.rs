@@ -454,6 +454,36 @@ fn observation_and_content_block_rules_accept_the_valid_forms() {
     }
 }
 
+/// §17.2: SHOULD warn (but MUST NOT reject) when `observer_model` is absent
+/// for `llm`, `reflector`, `classifier` and `detector` observers. Warnings
+/// are data on the grain, whether it was built or decoded.
+#[test]
+fn missing_observer_model_warns_without_refusing() {
+    for observer in ["llm", "reflector", "classifier", "detector"] {
+        let g = Grain::from_json_str(&format!(r#"{{{OBS},"observer_type":"{observer}"}}"#)).unwrap();
+        let blob = g.encode().unwrap();
+        for grain in [&g, &decode(&blob.bytes).unwrap()] {
+            let w = grain.warnings();
+            assert_eq!(w.len(), 1, "{observer}: {w:?}");
+            assert_eq!((w[0].code, w[0].field.as_str()), ("WARN_OBSERVER_MODEL", "observer_model"));
+            assert!(w[0].to_string().contains(observer), "{}", w[0]);
+        }
+    }
+    for quiet in [
+        format!(r#"{{{OBS},"observer_type":"llm","observer_model":"claude-opus-4-6"}}"#),
+        format!(r#"{{{OBS},"observer_type":"human"}}"#),
+        format!(r#"{{{OBS},"observer_type":"camera"}}"#),
+        format!(r#"{{{OBS},"observer_type":"hybrid"}}"#),
+        format!(r#"{{{EVENT}}}"#),
+    ] {
+        assert_eq!(Grain::from_json_str(&quiet).unwrap().warnings(), vec![], "{quiet}");
+    }
+    // A disclosed view that elides the model does not warn: the original had one.
+    let g = Grain::from_json_str(&format!(r#"{{{OBS},"observer_type":"llm","observer_model":"m"}}"#)).unwrap();
+    let view = oms::disclosure::disclose(&g, &["observer_model"]).unwrap();
+    assert_eq!(view.warnings(), vec![]);
+}
+
 /// §4.1: keys are unique. JSON parsers keep the last of two equal keys, so the
 /// grain JSON is scanned and a repeat at any depth is `ERR_CORRUPT`, naming
 /// the key and the JSON Pointer of its object.
