@@ -77,7 +77,8 @@ impl Grain {
     /// Builds a grain from full-name fields. The type comes from `type`
     /// (`ERR_NO_TYPE` if absent, `ERR_UNKNOWN_TYPE` if not one of the ten
     /// standard names or `fact`). Datetime fields given as RFC 3339 text are
-    /// converted to epoch milliseconds (§4.8).
+    /// converted to epoch milliseconds (§4.8), and integers in float-typed
+    /// fields become floats (see [`schema::coerce_float_fields`]).
     pub fn new(fields: Map) -> Result<Self> {
         let name = type_name(&fields)?;
         let ty = GrainType::from_name(name).ok_or_else(|| OmsError::UnknownType { found: name.to_string() })?;
@@ -103,6 +104,7 @@ impl Grain {
                 fields.insert((*name).to_string(), Value::from(ms));
             }
         }
+        schema::coerce_float_fields(&mut fields);
         Ok(Grain { ty, fields, options: HeaderOptions::default() })
     }
 
@@ -271,11 +273,16 @@ pub fn decode_with(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
     };
     let ty = GrainType::from_byte(h.type_byte)?;
     check_type_agrees(ty, &name)?;
-    let fields = expand(compact, ty == GrainType::Action)?;
+    let mut fields = expand(compact, ty == GrainType::Action)?;
     schema::validate(ty, &fields)?;
     let required = Sensitivity::required_by_tags(fields.get("structural_tags"));
     if h.sensitivity() < required {
         return Err(OmsError::SensitivityMismatch { header: h.sensitivity().bits(), required: required.bits() });
+    }
+    if let Some(path) = schema::integer_in_float_field(&mut fields) {
+        return Err(OmsError::corrupt(CorruptReason::NonCanonical(format!(
+            "{path} is an integer where the field type is float64 (§4.3)"
+        ))));
     }
     let grain =
         Grain { ty, fields, options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding } };

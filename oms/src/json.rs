@@ -3,8 +3,9 @@
 //!
 //! JSON has no byte strings, so binary values travel as `{"$bin": "<hex>"}`;
 //! JSON numbers written with a fraction or exponent (`1.0`) stay floats and
-//! plain integers stay integers, so `1.0` is never silently turned into `1`.
-//! Grain JSON text is parsed with
+//! plain integers stay integers, so `1.0` is never silently turned into `1`;
+//! only in float-typed fields does the grain builder make `1` a float
+//! (`schema::coerce_float_fields`). Grain JSON text is parsed with
 //! [`parse_json`], which refuses an object that repeats a key.
 
 use std::collections::HashSet;

@@ -28,6 +28,92 @@ const COUNT_FIELDS: &[&str] = &[
     "duration_ms",
 ];
 
+/// Top-level fields the field tables type `float64` (§6.1 `confidence`,
+/// `importance`; §6.6 `compression_ratio`; §6.7 `progress`).
+pub const FLOAT_FIELDS: &[&str] = &["confidence", "importance", "compression_ratio", "progress"];
+
+/// Float-typed keys inside the map elements of an array field: `related_to`
+/// entries (§14.2 table, `weight` float64) and `provenance_chain` entries
+/// (§14.1, `weight` 0.0–1.0, written `1.0` in the spec's example).
+pub const ELEMENT_FLOAT_FIELDS: &[(&str, &str)] = &[("related_to", "weight"), ("provenance_chain", "weight")];
+
+/// Float-typed keys of the `statistical_context` map (§8.8: `p_value`,
+/// `effect_size` float; `confidence_interval` an array of floats).
+pub const STATISTICAL_FLOAT_FIELDS: &[&str] = &["p_value", "effect_size", "confidence_interval"];
+
+/// One value at a float-typed position. With `fix`, an integer becomes the
+/// float of the same value; without, its path is returned.
+fn float_slot(v: &mut Value, fix: bool, path: impl FnOnce() -> String) -> Option<String> {
+    match v {
+        Value::Int(i) if fix => {
+            *v = Value::Float(*i as f64);
+            None
+        }
+        Value::Int(_) => Some(path()),
+        _ => None,
+    }
+}
+
+/// Walks every position the spec types as a float ([`FLOAT_FIELDS`],
+/// [`ELEMENT_FLOAT_FIELDS`], [`STATISTICAL_FLOAT_FIELDS`]) in a full-name
+/// field map. With `fix`, integers there are turned into floats (type-directed
+/// encoding: `1` and `1.0` in `confidence` are the same grain); without, the
+/// path of the first integer found is returned. Values of other kinds are
+/// left to validation.
+fn float_positions(map: &mut Map, fix: bool) -> Option<String> {
+    for name in FLOAT_FIELDS {
+        if let Some(v) = map.get_mut(*name) {
+            if let Some(p) = float_slot(v, fix, || (*name).to_string()) {
+                return Some(p);
+            }
+        }
+    }
+    for (array, key) in ELEMENT_FLOAT_FIELDS {
+        let Some(Value::Array(items)) = map.get_mut(*array) else { continue };
+        for (i, item) in items.iter_mut().enumerate() {
+            let Value::Map(entry) = item else { continue };
+            if let Some(v) = entry.get_mut(*key) {
+                if let Some(p) = float_slot(v, fix, || format!("{array}[{i}].{key}")) {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    if let Some(Value::Map(stats)) = map.get_mut("statistical_context") {
+        for key in STATISTICAL_FLOAT_FIELDS {
+            match stats.get_mut(*key) {
+                Some(Value::Array(items)) => {
+                    for (i, v) in items.iter_mut().enumerate() {
+                        if let Some(p) = float_slot(v, fix, || format!("statistical_context.{key}[{i}]")) {
+                            return Some(p);
+                        }
+                    }
+                }
+                Some(v) => {
+                    if let Some(p) = float_slot(v, fix, || format!("statistical_context.{key}")) {
+                        return Some(p);
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    None
+}
+
+/// Type-directed numbers: every integer at a float-typed position becomes a
+/// float, so a grain's content address does not depend on whether its JSON
+/// wrote `1` or `1.0` there. Applied when a grain is built (from JSON or a map).
+pub fn coerce_float_fields(map: &mut Map) {
+    let _ = float_positions(map, true);
+}
+
+/// The path of the first integer at a float-typed position, if any. A
+/// canonical writer never produces one, so a decoder refuses such a blob.
+pub(crate) fn integer_in_float_field(map: &mut Map) -> Option<String> {
+    float_positions(map, false)
+}
+
 /// `goal_state` values (§8.7).
 pub const GOAL_STATES: &[&str] = &["active", "satisfied", "failed", "suspended"];
 

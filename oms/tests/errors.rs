@@ -524,3 +524,25 @@ fn duplicate_json_keys_are_refused_at_every_depth() {
         Grain::from_json_str(&ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
     }
 }
+
+/// A float-typed field holding an integer is not what a canonical writer
+/// produces (fields are encoded by their type, §4.3, §6): `ERR_CORRUPT`.
+#[test]
+fn err_corrupt_integer_in_float_field() {
+    let p = Mp::Map(vec![
+        (s("c"), Mp::from(1)),
+        (s("ca"), Mp::from(1_700_000_000_000u64)),
+        (s("o"), s("b")),
+        (s("r"), s("likes")),
+        (s("s"), s("a")),
+        (s("t"), s("belief")),
+    ]);
+    let e = decode(&raw(1, 0, &p)).unwrap_err();
+    assert!(matches!(&e, OmsError::Corrupt(CorruptReason::NonCanonical(why)) if why.contains("confidence")), "{e}");
+    let nested = belief(vec![(s("statctx"), Mp::Map(vec![(s("p_value"), Mp::from(0))]))]);
+    let e = decode(&raw(1, 0, &nested)).unwrap_err();
+    assert!(
+        matches!(&e, OmsError::Corrupt(CorruptReason::NonCanonical(why)) if why.contains("statistical_context.p_value")),
+        "{e}"
+    );
+}
