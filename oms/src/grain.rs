@@ -46,6 +46,12 @@ pub struct Grain {
     fields: Map,
     /// Header choices used when encoding; filled from the header when decoding.
     pub options: HeaderOptions,
+    /// The namespace hash read from the header of a blob without a
+    /// namespace, when it is not the one this writer computes (the spec
+    /// defines none for that case): re-encoding the decoded grain keeps it, so
+    /// the bytes and the address round-trip (§22.6). `None` for grains built
+    /// here, which always get the writer's hash.
+    ns_hash_hint: Option<u16>,
 }
 
 /// An encoded grain: the blob bytes and their content address.
@@ -105,7 +111,7 @@ impl Grain {
             }
         }
         schema::coerce_float_fields(&mut fields);
-        Ok(Grain { ty, fields, options: HeaderOptions::default() })
+        Ok(Grain { ty, fields, options: HeaderOptions::default(), ns_hash_hint: None })
     }
 
     /// The grain type (header byte 2).
@@ -202,7 +208,11 @@ impl Grain {
                 .map_err(|_| OmsError::range("created_at", format!("{ms} ms does not fit u32 seconds")))?,
             _ => 0,
         };
-        Ok(Header { flags, type_byte: self.ty.byte(), ns_hash: header::namespace_hash(ns.as_deref()), created_at_sec })
+        let ns_hash = match (&ns, self.ns_hash_hint) {
+            (None, Some(hint)) => hint,
+            _ => header::namespace_hash(ns.as_deref()),
+        };
+        Ok(Header { flags, type_byte: self.ty.byte(), ns_hash, created_at_sec })
     }
 }
 
@@ -284,8 +294,19 @@ pub fn decode_with(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
             "{path} is an integer where the field type is float64 (§4.3)"
         ))));
     }
-    let grain =
-        Grain { ty, fields, options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding } };
+    // The namespace hash is a routing hint (§3.1.1) that the spec does not
+    // define for a grain without a namespace: besides the hash of the empty
+    // string that this writer uses, accept 0x0000 and keep it.
+    let ns_hash_hint = match fields.get("namespace") {
+        None if h.ns_hash == header::ABSENT_NAMESPACE_HINT => Some(h.ns_hash),
+        _ => None,
+    };
+    let grain = Grain {
+        ty,
+        fields,
+        options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding },
+        ns_hash_hint,
+    };
     let again = grain.encode_with_depth(opts.max_depth)?;
     if again.bytes != blob {
         return Err(OmsError::corrupt(difference(blob, &again.bytes)));
