@@ -8,7 +8,7 @@
 
 use coset::cbor::value::Value as CborValue;
 use coset::{
-    CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, Label, RegisteredLabelWithPrivate,
+    AsCborValue, CborSerializable, CoseSign1, CoseSign1Builder, HeaderBuilder, Label, RegisteredLabelWithPrivate,
     TaggedCborSerializable, iana,
 };
 use ed25519_dalek::{Signature, Signer, SigningKey};
@@ -103,13 +103,67 @@ fn sig_err(reason: impl Into<String>) -> OmsError {
     OmsError::Signature { reason: reason.into() }
 }
 
-/// Verifies a COSE_Sign1 (tagged or untagged) per §9.3: parse, read `kid`,
+/// Parses a COSE_Sign1, tagged (18) or untagged. A `kid` written as a text
+/// string, as in the example of §9.1, is accepted as well as the byte string
+/// RFC 9052 prescribes (and this crate writes): coset refuses text, so the
+/// protected header is read again with the text replaced by its UTF-8 bytes,
+/// while the signature is still checked over the protected bytes as sent.
+fn parse_sign1(cose: &[u8]) -> Result<CoseSign1> {
+    let parsed =
+        if cose.first() == Some(&0xd2) { CoseSign1::from_tagged_slice(cose) } else { CoseSign1::from_slice(cose) };
+    match parsed {
+        Ok(sign1) => Ok(sign1),
+        Err(e) => with_text_kid(cose).ok_or_else(|| sig_err(format!("malformed COSE_Sign1: {e}"))),
+    }
+}
+
+/// Reads exactly one CBOR item from `bytes` (no trailing bytes).
+fn cbor_item(bytes: &[u8]) -> Option<CborValue> {
+    let mut rest = bytes;
+    let value = coset::cbor::de::from_reader(&mut rest).ok()?;
+    rest.is_empty().then_some(value)
+}
+
+/// The COSE_Sign1 of `cose` if its protected header has a text `kid`;
+/// `None` for anything else (the caller then reports coset's error).
+fn with_text_kid(cose: &[u8]) -> Option<CoseSign1> {
+    let array = match (cose.first(), cbor_item(cose)?) {
+        (Some(0xd2), CborValue::Tag(18, inner)) => *inner,
+        (Some(0x84), array) => array,
+        _ => return None,
+    };
+    let CborValue::Array(mut items) = array else { return None };
+    let original = match items.first() {
+        Some(CborValue::Bytes(b)) if items.len() == 4 => b.clone(),
+        _ => return None,
+    };
+    let CborValue::Map(mut entries) = cbor_item(&original)? else { return None };
+    let mut text_kid = false;
+    for (label, value) in &mut entries {
+        if matches!(label, CborValue::Integer(i) if i128::from(*i) == 4) {
+            if let CborValue::Text(t) = value {
+                *value = CborValue::Bytes(std::mem::take(t).into_bytes());
+                text_kid = true;
+            }
+        }
+    }
+    if !text_kid {
+        return None;
+    }
+    let mut protected = Vec::new();
+    coset::cbor::ser::into_writer(&CborValue::Map(entries), &mut protected).ok()?;
+    items[0] = CborValue::Bytes(protected);
+    let mut sign1 = CoseSign1::from_cbor_value(CborValue::Array(items)).ok()?;
+    sign1.protected.original_data = Some(original);
+    Some(sign1)
+}
+
+/// Verifies a COSE_Sign1 (tagged or untagged) per §9.3: parse, read `kid`
+/// (a byte string, or a text string as in the example of §9.1),
 /// resolve the `did:key`, check the Ed25519 signature (-8 and -19 both
 /// accepted), check the signed flag and decode the inner blob.
 pub fn verify(cose: &[u8]) -> Result<Verified> {
-    let sign1 =
-        if cose.first() == Some(&0xd2) { CoseSign1::from_tagged_slice(cose) } else { CoseSign1::from_slice(cose) }
-            .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
+    let sign1 = parse_sign1(cose)?;
     let algorithm = match &sign1.protected.header.alg {
         Some(RegisteredLabelWithPrivate::Assigned(iana::Algorithm::EdDSA)) => -8,
         Some(RegisteredLabelWithPrivate::Assigned(iana::Algorithm::Ed25519)) => -19,
@@ -143,9 +197,7 @@ pub fn verify(cose: &[u8]) -> Result<Verified> {
 /// The inner blob of a COSE_Sign1 *without* checking the signature, for
 /// indexing and packing; use [`verify`] before trusting it.
 pub fn unwrap_unverified(cose: &[u8]) -> Result<Vec<u8>> {
-    let sign1 =
-        if cose.first() == Some(&0xd2) { CoseSign1::from_tagged_slice(cose) } else { CoseSign1::from_slice(cose) }
-            .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
+    let sign1 = parse_sign1(cose)?;
     sign1.payload.ok_or_else(|| sig_err("detached payloads are not supported"))
 }
 
@@ -166,9 +218,7 @@ pub fn sign_payload(payload: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
 /// Verifies a COSE_Sign1 over an arbitrary payload, returning the signer DID
 /// and the payload. Same algorithm and `kid` rules as [`verify`].
 pub fn verify_payload(cose: &[u8]) -> Result<(String, Vec<u8>)> {
-    let sign1 =
-        if cose.first() == Some(&0xd2) { CoseSign1::from_tagged_slice(cose) } else { CoseSign1::from_slice(cose) }
-            .map_err(|e| sig_err(format!("malformed COSE_Sign1: {e}")))?;
+    let sign1 = parse_sign1(cose)?;
     match &sign1.protected.header.alg {
         Some(RegisteredLabelWithPrivate::Assigned(iana::Algorithm::EdDSA | iana::Algorithm::Ed25519)) => {}
         Some(other) => return Err(OmsError::Unsupported { feature: format!("COSE algorithm {other:?}") }),

@@ -26,6 +26,15 @@ pub enum CorruptReason {
     Bom,
     /// The same key occurs twice in one map (§4.1).
     DuplicateKey(String),
+    /// The same key occurs twice in one object of a grain written as JSON
+    /// (§4.1: keys must be unique; a JSON parser would keep only the last).
+    DuplicateJsonKey {
+        /// The repeated key.
+        key: String,
+        /// The object holding it, as a JSON Pointer (RFC 6901; empty for the
+        /// top-level object).
+        path: String,
+    },
     /// A map key is not a string.
     NonStringKey,
     /// Nesting deeper than the configured limit (§4.10).
@@ -51,6 +60,12 @@ impl fmt::Display for CorruptReason {
             CorruptReason::InvalidUtf8 => write!(f, "string is not valid UTF-8"),
             CorruptReason::Bom => write!(f, "string contains a byte-order mark (EF BB BF)"),
             CorruptReason::DuplicateKey(k) => write!(f, "duplicate map key {k:?}"),
+            CorruptReason::DuplicateJsonKey { key, path } if path.is_empty() => {
+                write!(f, "duplicate key {key:?} in the top-level JSON object")
+            }
+            CorruptReason::DuplicateJsonKey { key, path } => {
+                write!(f, "duplicate key {key:?} in the JSON object at {path}")
+            }
             CorruptReason::NonStringKey => write!(f, "map key is not a string"),
             CorruptReason::DepthExceeded(d) => write!(f, "nesting deeper than {d} levels"),
             CorruptReason::NonCanonical(why) => write!(f, "payload is not canonical: {why}"),

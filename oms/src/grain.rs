@@ -46,6 +46,12 @@ pub struct Grain {
     fields: Map,
     /// Header choices used when encoding; filled from the header when decoding.
     pub options: HeaderOptions,
+    /// The namespace hash read from the header of a blob without a
+    /// namespace, when it is not the one this writer computes (the spec
+    /// defines none for that case): re-encoding the decoded grain keeps it, so
+    /// the bytes and the address round-trip (§22.6). `None` for grains built
+    /// here, which always get the writer's hash.
+    ns_hash_hint: Option<u16>,
 }
 
 /// An encoded grain: the blob bytes and their content address.
@@ -77,7 +83,8 @@ impl Grain {
     /// Builds a grain from full-name fields. The type comes from `type`
     /// (`ERR_NO_TYPE` if absent, `ERR_UNKNOWN_TYPE` if not one of the ten
     /// standard names or `fact`). Datetime fields given as RFC 3339 text are
-    /// converted to epoch milliseconds (§4.8).
+    /// converted to epoch milliseconds (§4.8), and integers in float-typed
+    /// fields become floats (see [`schema::coerce_float_fields`]).
     pub fn new(fields: Map) -> Result<Self> {
         let name = type_name(&fields)?;
         let ty = GrainType::from_name(name).ok_or_else(|| OmsError::UnknownType { found: name.to_string() })?;
@@ -103,7 +110,8 @@ impl Grain {
                 fields.insert((*name).to_string(), Value::from(ms));
             }
         }
-        Ok(Grain { ty, fields, options: HeaderOptions::default() })
+        schema::coerce_float_fields(&mut fields);
+        Ok(Grain { ty, fields, options: HeaderOptions::default(), ns_hash_hint: None })
     }
 
     /// The grain type (header byte 2).
@@ -144,6 +152,13 @@ impl Grain {
     /// Checks required fields and ranges for this grain's type (§8, §19.3).
     pub fn validate(&self) -> Result<()> {
         schema::validate(self.ty, &self.fields)
+    }
+
+    /// The SHOULD-level findings for this grain (see [`schema::warnings`]):
+    /// things the spec asks to report but not to reject. Encoding and
+    /// decoding never print them; callers decide.
+    pub fn warnings(&self) -> Vec<schema::Warning> {
+        schema::warnings(self.ty, &self.fields)
     }
 
     /// Serializes the grain (§4.9): validate, compact, NFC, omit nulls, sort,
@@ -193,7 +208,11 @@ impl Grain {
                 .map_err(|_| OmsError::range("created_at", format!("{ms} ms does not fit u32 seconds")))?,
             _ => 0,
         };
-        Ok(Header { flags, type_byte: self.ty.byte(), ns_hash: header::namespace_hash(ns.as_deref()), created_at_sec })
+        let ns_hash = match (&ns, self.ns_hash_hint) {
+            (None, Some(hint)) => hint,
+            _ => header::namespace_hash(ns.as_deref()),
+        };
+        Ok(Header { flags, type_byte: self.ty.byte(), ns_hash, created_at_sec })
     }
 }
 
@@ -264,14 +283,30 @@ pub fn decode_with(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
     };
     let ty = GrainType::from_byte(h.type_byte)?;
     check_type_agrees(ty, &name)?;
-    let fields = expand(compact, ty == GrainType::Action)?;
+    let mut fields = expand(compact, ty == GrainType::Action)?;
     schema::validate(ty, &fields)?;
     let required = Sensitivity::required_by_tags(fields.get("structural_tags"));
     if h.sensitivity() < required {
         return Err(OmsError::SensitivityMismatch { header: h.sensitivity().bits(), required: required.bits() });
     }
-    let grain =
-        Grain { ty, fields, options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding } };
+    if let Some(path) = schema::integer_in_float_field(&mut fields) {
+        return Err(OmsError::corrupt(CorruptReason::NonCanonical(format!(
+            "{path} is an integer where the field type is float64 (§4.3)"
+        ))));
+    }
+    // The namespace hash is a routing hint (§3.1.1) that the spec does not
+    // define for a grain without a namespace: besides the hash of the empty
+    // string that this writer uses, accept 0x0000 and keep it.
+    let ns_hash_hint = match fields.get("namespace") {
+        None if h.ns_hash == header::ABSENT_NAMESPACE_HINT => Some(h.ns_hash),
+        _ => None,
+    };
+    let grain = Grain {
+        ty,
+        fields,
+        options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding },
+        ns_hash_hint,
+    };
     let again = grain.encode_with_depth(opts.max_depth)?;
     if again.bytes != blob {
         return Err(OmsError::corrupt(difference(blob, &again.bytes)));

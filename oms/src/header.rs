@@ -156,6 +156,11 @@ impl Header {
     }
 }
 
+/// The other namespace hash a reader accepts, and keeps, for a grain without
+/// a namespace: 0x0000, which writers that leave the routing hint empty use.
+/// Writers here use [`namespace_hash`]`(None)`; see docs/spec-decisions-oms.md, D1.
+pub const ABSENT_NAMESPACE_HINT: u16 = 0x0000;
+
 /// Namespace routing hash: the first two bytes of SHA-256 of the (NFC)
 /// namespace. A grain without a namespace hashes the empty string (0xe3b0);
 /// see docs/spec-decisions-oms.md.

@@ -28,8 +28,100 @@ const COUNT_FIELDS: &[&str] = &[
     "duration_ms",
 ];
 
+/// Top-level fields the field tables type `float64` (§6.1 `confidence`,
+/// `importance`; §6.6 `compression_ratio`; §6.7 `progress`).
+pub const FLOAT_FIELDS: &[&str] = &["confidence", "importance", "compression_ratio", "progress"];
+
+/// Float-typed keys inside the map elements of an array field: `related_to`
+/// entries (§14.2 table, `weight` float64) and `provenance_chain` entries
+/// (§14.1, `weight` 0.0–1.0, written `1.0` in the spec's example).
+pub const ELEMENT_FLOAT_FIELDS: &[(&str, &str)] = &[("related_to", "weight"), ("provenance_chain", "weight")];
+
+/// Float-typed keys of the `statistical_context` map (§8.8: `p_value`,
+/// `effect_size` float; `confidence_interval` an array of floats).
+pub const STATISTICAL_FLOAT_FIELDS: &[&str] = &["p_value", "effect_size", "confidence_interval"];
+
+/// One value at a float-typed position. With `fix`, an integer becomes the
+/// float of the same value; without, its path is returned.
+fn float_slot(v: &mut Value, fix: bool, path: impl FnOnce() -> String) -> Option<String> {
+    match v {
+        Value::Int(i) if fix => {
+            *v = Value::Float(*i as f64);
+            None
+        }
+        Value::Int(_) => Some(path()),
+        _ => None,
+    }
+}
+
+/// Walks every position the spec types as a float ([`FLOAT_FIELDS`],
+/// [`ELEMENT_FLOAT_FIELDS`], [`STATISTICAL_FLOAT_FIELDS`]) in a full-name
+/// field map. With `fix`, integers there are turned into floats (type-directed
+/// encoding: `1` and `1.0` in `confidence` are the same grain); without, the
+/// path of the first integer found is returned. Values of other kinds are
+/// left to validation.
+fn float_positions(map: &mut Map, fix: bool) -> Option<String> {
+    for name in FLOAT_FIELDS {
+        if let Some(v) = map.get_mut(*name) {
+            if let Some(p) = float_slot(v, fix, || (*name).to_string()) {
+                return Some(p);
+            }
+        }
+    }
+    for (array, key) in ELEMENT_FLOAT_FIELDS {
+        let Some(Value::Array(items)) = map.get_mut(*array) else { continue };
+        for (i, item) in items.iter_mut().enumerate() {
+            let Value::Map(entry) = item else { continue };
+            if let Some(v) = entry.get_mut(*key) {
+                if let Some(p) = float_slot(v, fix, || format!("{array}[{i}].{key}")) {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    if let Some(Value::Map(stats)) = map.get_mut("statistical_context") {
+        for key in STATISTICAL_FLOAT_FIELDS {
+            match stats.get_mut(*key) {
+                Some(Value::Array(items)) => {
+                    for (i, v) in items.iter_mut().enumerate() {
+                        if let Some(p) = float_slot(v, fix, || format!("statistical_context.{key}[{i}]")) {
+                            return Some(p);
+                        }
+                    }
+                }
+                Some(v) => {
+                    if let Some(p) = float_slot(v, fix, || format!("statistical_context.{key}")) {
+                        return Some(p);
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    None
+}
+
+/// Type-directed numbers: every integer at a float-typed position becomes a
+/// float, so a grain's content address does not depend on whether its JSON
+/// wrote `1` or `1.0` there. Applied when a grain is built (from JSON or a map).
+pub fn coerce_float_fields(map: &mut Map) {
+    let _ = float_positions(map, true);
+}
+
+/// The path of the first integer at a float-typed position, if any. A
+/// canonical writer never produces one, so a decoder refuses such a blob.
+pub(crate) fn integer_in_float_field(map: &mut Map) -> Option<String> {
+    float_positions(map, false)
+}
+
 /// `goal_state` values (§8.7).
 pub const GOAL_STATES: &[&str] = &["active", "satisfied", "failed", "suspended"];
+
+/// The closed `observation_mode` vocabulary (§25).
+pub const OBSERVATION_MODES: &[&str] = &["passive", "active", "reflective", "real_time"];
+
+/// The closed `observation_scope` vocabulary (§26).
+pub const OBSERVATION_SCOPES: &[&str] = &["point", "interval", "session", "longitudinal"];
 
 /// The closed `related_to` relation vocabulary (§14.3).
 pub const RELATION_TYPES: &[&str] = &[
@@ -123,6 +215,55 @@ fn str_array(name: &str, v: &Value) -> Result<()> {
     }
 }
 
+/// Observer types for which §24.2 recommends an `observer_model` and §17.2
+/// asks a Level 2 implementation to warn when it is absent.
+pub const MODEL_RECOMMENDED_OBSERVERS: &[&str] = &["llm", "reflector", "classifier", "detector"];
+
+/// A finding about a valid grain that the spec asks implementations to
+/// report without rejecting it (a SHOULD, not a MUST). Returned as data by
+/// [`warnings`] and `Grain::warnings`; printing is the caller's business.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// A stable identifier, `WARN_*`, so callers never match on message text.
+    pub code: &'static str,
+    /// Full name of the field concerned.
+    pub field: String,
+    /// What the spec recommends, with its section.
+    pub message: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}: {}", self.code, self.field, self.message)
+    }
+}
+
+/// The SHOULD-level findings for a full-name field map of the given type;
+/// empty when there are none. Does not validate: run [`validate`] for that.
+///
+/// `WARN_OBSERVER_MODEL`: an Observation whose `observer_type` is `llm`,
+/// `reflector`, `classifier` or `detector` has no `observer_model` (§17.2,
+/// §24.2). An `observer_model` named in `_elided` counts as present.
+pub fn warnings(ty: GrainType, map: &Map) -> Vec<Warning> {
+    let f = Fields { map, elided: map.get("_elided").and_then(Value::as_map) };
+    let mut out = Vec::new();
+    if ty == GrainType::Observation {
+        if let Some(observer) = f.get("observer_type").and_then(Value::as_str) {
+            if MODEL_RECOMMENDED_OBSERVERS.contains(&observer)
+                && f.get("observer_model").is_none()
+                && !f.is_elided("observer_model")
+            {
+                out.push(Warning {
+                    code: "WARN_OBSERVER_MODEL",
+                    field: "observer_model".into(),
+                    message: format!("is recommended when observer_type is {observer:?} (§24.2, §17.2)"),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Validates a full-name field map for the given type. Types outside the
 /// ten standard ones are opaque (§19.4) and only get the common checks.
 pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
@@ -150,6 +291,7 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
                 f.require_str("content")?;
             }
             f.require("created_at")?;
+            content_blocks(&f)?;
         }
         GrainType::State => {
             if let Some(c) = f.require("context")? {
@@ -172,6 +314,7 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
             f.require_str("observer_id")?;
             f.require_str("observer_type")?;
             f.require("created_at")?;
+            observation(&f)?;
         }
         GrainType::Goal => {
             f.require_str("description")?;
@@ -219,6 +362,65 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
             f.require("created_at")?;
         }
         GrainType::Other(_) => {}
+    }
+    Ok(())
+}
+
+/// A field whose value must be one string of a closed vocabulary.
+fn closed_enum(f: &Fields<'_>, name: &str, allowed: &[&str], section: &str) -> Result<()> {
+    match f.get(name) {
+        None => Ok(()),
+        Some(Value::Str(s)) if allowed.contains(&s.as_str()) => Ok(()),
+        Some(Value::Str(s)) => Err(OmsError::schema(
+            name,
+            format!("{s:?} is not in the closed vocabulary ({section}): {}", allowed.join(", ")),
+        )),
+        Some(other) => Err(OmsError::schema(name, format!("must be a string, got {}", other.kind()))),
+    }
+}
+
+/// Observation rules beyond the required fields: the closed mode and scope
+/// vocabularies (§25, §26) and the `human` observer, which must not carry an
+/// `observer_model` (§24.2). An `observer_model` named in `_elided` was
+/// present in the original, so it counts.
+fn observation(f: &Fields<'_>) -> Result<()> {
+    closed_enum(f, "observation_mode", OBSERVATION_MODES, "§25")?;
+    closed_enum(f, "observation_scope", OBSERVATION_SCOPES, "§26")?;
+    if f.get("observer_type").and_then(Value::as_str) == Some("human")
+        && (f.get("observer_model").is_some() || f.is_elided("observer_model"))
+    {
+        return Err(OmsError::schema("observer_model", "must be absent when observer_type is \"human\" (§24.2)"));
+    }
+    Ok(())
+}
+
+/// `content_blocks` (§6.2): an array of maps, each with a non-empty string
+/// `type` ("Each block in the array MUST contain a type field"). Block types
+/// are open (implementations may define more), so the value is not checked
+/// against the standard five.
+fn content_blocks(f: &Fields<'_>) -> Result<()> {
+    const NAME: &str = "content_blocks";
+    let blocks = match f.get(NAME) {
+        None => return Ok(()),
+        Some(Value::Array(items)) => items,
+        Some(other) => return Err(OmsError::schema(NAME, format!("must be an array of maps, got {}", other.kind()))),
+    };
+    for (i, block) in blocks.iter().enumerate() {
+        let Value::Map(block) = block else {
+            return Err(OmsError::schema(NAME, format!("entry {i} must be a map, got {}", block.kind())));
+        };
+        match block.get("type") {
+            None | Some(Value::Null) => {
+                return Err(OmsError::schema(NAME, format!("entry {i} is missing type (§6.2)")));
+            }
+            Some(Value::Str(t)) if t.is_empty() => {
+                return Err(OmsError::Empty { field: format!("{NAME}[{i}].type") });
+            }
+            Some(Value::Str(_)) => {}
+            Some(other) => {
+                return Err(OmsError::schema(NAME, format!("entry {i}: type must be a string, got {}", other.kind())));
+            }
+        }
     }
     Ok(())
 }

@@ -262,11 +262,86 @@ fn floats_are_always_float64() {
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -f64::NAN] {
         assert_eq!(msgpack::encode_value(&Value::Float(bad)).unwrap_err().code(), "ERR_FLOAT_INVALID");
     }
-    // JSON 1.0 stays a float, JSON 1 stays an integer.
+    // In untyped positions JSON 1.0 stays a float and JSON 1 an integer.
     let g = Grain::from_json_str(r#"{"type":"reasoning","created_at":1,"parameter_set":{"f":1.0,"i":1}}"#).unwrap();
     let p = g.get("parameter_set").unwrap().as_map().unwrap();
     assert_eq!(p["f"], Value::Float(1.0));
     assert_eq!(p["i"], Value::Int(1));
+}
+
+/// Fields are encoded by their type: an integer written in a float-typed field
+/// (§6.1, §6.6, §6.7, §8.8, §14.1, §14.2) is the float of the same value, so
+/// `1` and `1.0` give one content address, in MessagePack and CBOR alike.
+#[test]
+fn float_typed_fields_encode_as_floats_whatever_the_json_wrote() {
+    let b = r#""type":"belief","subject":"a","relation":"r","object":"o","created_at":1"#;
+    let h = "4c4149355d3f3e1114e6a72bc5c2813a3ecd4deab2ba8771eaca8556b2c032f2";
+    let g = r#""type":"goal","description":"d","goal_state":"active","created_at":1"#;
+    let o = r#""type":"observation","observer_id":"o","observer_type":"camera","created_at":1"#;
+    let r = r#""type":"reasoning","created_at":1"#;
+    let cases: &[(String, String, &str)] = &[
+        (format!(r#"{{{b},"confidence":1}}"#), format!(r#"{{{b},"confidence":1.0}}"#), "confidence"),
+        (
+            format!(r#"{{{b},"confidence":0,"importance":1}}"#),
+            format!(r#"{{{b},"confidence":0.0,"importance":1.0}}"#),
+            "importance",
+        ),
+        (format!(r#"{{{g},"progress":1}}"#), format!(r#"{{{g},"progress":1.0}}"#), "progress"),
+        (
+            format!(r#"{{{o},"compression_ratio":12}}"#),
+            format!(r#"{{{o},"compression_ratio":12.0}}"#),
+            "compression_ratio",
+        ),
+        (
+            format!(r#"{{{b},"confidence":0.5,"related_to":[{{"hash":"{h}","relation_type":"similar","weight":1}}]}}"#),
+            format!(
+                r#"{{{b},"confidence":0.5,"related_to":[{{"hash":"{h}","relation_type":"similar","weight":1.0}}]}}"#
+            ),
+            "related_to",
+        ),
+        (
+            format!(
+                r#"{{{b},"confidence":0.5,"provenance_chain":[{{"source_hash":"{h}","method":"user_input","weight":1}}]}}"#
+            ),
+            format!(
+                r#"{{{b},"confidence":0.5,"provenance_chain":[{{"source_hash":"{h}","method":"user_input","weight":1.0}}]}}"#
+            ),
+            "provenance_chain",
+        ),
+        (
+            format!(
+                r#"{{{r},"statistical_context":{{"p_value":0,"confidence_interval":[0,1],"effect_size":2,"sample_size":30}}}}"#
+            ),
+            format!(
+                r#"{{{r},"statistical_context":{{"p_value":0.0,"confidence_interval":[0.0,1.0],"effect_size":2.0,"sample_size":30}}}}"#
+            ),
+            "statistical_context",
+        ),
+    ];
+    for (int_json, float_json, field) in cases {
+        for encoding in [oms::Encoding::MsgPack, oms::Encoding::Cbor] {
+            let encode = |json: &str| {
+                let mut grain = Grain::from_json_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+                grain.options.encoding = encoding;
+                grain.encode().unwrap()
+            };
+            let (a, b) = (encode(int_json), encode(float_json));
+            assert_eq!(a.address, b.address, "{field} ({encoding:?}): {int_json}");
+            let mut expected = Grain::from_json_str(float_json).unwrap();
+            expected.options.encoding = encoding;
+            assert_eq!(decode(&a.bytes).unwrap(), expected);
+        }
+    }
+    // Integer-typed neighbours stay integers.
+    let stats = Grain::from_json_str(&format!(r#"{{{r},"statistical_context":{{"sample_size":30}}}}"#)).unwrap();
+    assert_eq!(stats.get("statistical_context").unwrap().as_map().unwrap()["sample_size"], Value::Int(30));
+    // The Rust API builds grains the same way.
+    let mut m = base("belief");
+    for (k, v) in [("subject", "a"), ("relation", "r"), ("object", "o")] {
+        m.insert(k.into(), v.into());
+    }
+    m.insert("confidence".into(), Value::Int(1));
+    assert_eq!(Grain::new(m).unwrap().get("confidence"), Some(&Value::Float(1.0)));
 }
 
 #[test]

@@ -315,3 +315,234 @@ fn every_code_has_a_message() {
     assert!(e.to_string().contains("bug in the toolchain"));
     assert!(OmsError::TooShort { len: 3 }.to_string().starts_with("ERR_TOO_SHORT: "));
 }
+
+/// The payload of a grain written as JSON, compacted and in canonical key
+/// order but *not validated*, as another encoder might have written it.
+fn unchecked_payload(json: &str) -> (u8, Mp) {
+    fn mp(v: &oms::Value) -> Mp {
+        match v {
+            oms::Value::Null => Mp::Nil,
+            oms::Value::Bool(b) => Mp::Boolean(*b),
+            oms::Value::Int(i) => i64::try_from(*i).map_or_else(|_| Mp::from(*i as u64), Mp::from),
+            oms::Value::Float(f) => Mp::F64(*f),
+            oms::Value::Str(s) => Mp::from(s.as_str()),
+            oms::Value::Bin(b) => Mp::Binary(b.clone()),
+            oms::Value::Array(a) => Mp::Array(a.iter().map(mp).collect()),
+            oms::Value::Map(m) => Mp::Map(m.iter().map(|(k, v)| (s(k), mp(v))).collect()),
+        }
+    }
+    let oms::Value::Map(m) = oms::json::from_json(&serde_json::from_str(json).unwrap()) else {
+        panic!("not an object")
+    };
+    let name = m["type"].as_str().unwrap().to_string();
+    let ty = oms::GrainType::from_name(&name).unwrap();
+    let is_action = ty == oms::GrainType::Action;
+    let mut entries: Vec<(String, Mp)> =
+        m.iter().map(|(k, v)| (oms::fields::compact_key(k, is_action).to_string(), mp(v))).collect();
+    entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    (ty.byte(), Mp::Map(entries.into_iter().map(|(k, v)| (s(&k), v)).collect()))
+}
+
+/// A refusal must happen on both sides: encoding the JSON, and decoding a
+/// blob another writer produced from it.
+fn refused_both_ways(json: &str) -> (OmsError, OmsError) {
+    let encoded = Grain::from_json_str(json).and_then(|g| g.encode()).map(|_| ()).unwrap_err();
+    let (ty, payload) = unchecked_payload(json);
+    let decoded = decode(&raw(ty, 0, &payload)).map(|_| ()).unwrap_err();
+    (encoded, decoded)
+}
+
+const OBS: &str = r#""type":"observation","observer_id":"o-1","created_at":1700000000000"#;
+const EVENT: &str = r#""type":"event","content":"hi","created_at":1700000000000"#;
+
+/// Closed vocabularies (§25 `observation_mode`, §26 `observation_scope`), the
+/// `human` observer (§24.2: `observer_model` MUST be absent) and the `type`
+/// every `content_blocks` entry MUST carry (§6.2), refused on encode and on
+/// decode with the code and field given here.
+#[test]
+fn observation_and_content_block_rules_refuse_both_ways() {
+    let cases: &[(&str, String, &str, &str)] = &[
+        (
+            "mode outside the enum",
+            format!(r#"{{{OBS},"observer_type":"llm","observer_model":"m","observation_mode":"sometimes"}}"#),
+            "ERR_SCHEMA",
+            "observation_mode",
+        ),
+        (
+            "mode in the wrong case",
+            format!(r#"{{{OBS},"observer_type":"camera","observation_mode":"Passive"}}"#),
+            "ERR_SCHEMA",
+            "observation_mode",
+        ),
+        (
+            "mode not a string",
+            format!(r#"{{{OBS},"observer_type":"camera","observation_mode":1}}"#),
+            "ERR_SCHEMA",
+            "observation_mode",
+        ),
+        (
+            "scope outside the enum",
+            format!(r#"{{{OBS},"observer_type":"camera","observation_scope":"forever"}}"#),
+            "ERR_SCHEMA",
+            "observation_scope",
+        ),
+        (
+            "human with a model",
+            format!(r#"{{{OBS},"observer_type":"human","observer_model":"gpt-4o"}}"#),
+            "ERR_SCHEMA",
+            "observer_model",
+        ),
+        (
+            "block without type",
+            format!(r#"{{{EVENT},"content_blocks":[{{"type":"text","text":"a"}},{{"text":"b"}}]}}"#),
+            "ERR_SCHEMA",
+            "content_blocks",
+        ),
+        (
+            "block type not a string",
+            format!(r#"{{{EVENT},"content_blocks":[{{"type":7}}]}}"#),
+            "ERR_SCHEMA",
+            "content_blocks",
+        ),
+        (
+            "block type empty",
+            format!(r#"{{{EVENT},"content_blocks":[{{"type":""}}]}}"#),
+            "ERR_EMPTY",
+            "content_blocks[0].type",
+        ),
+        ("block not a map", format!(r#"{{{EVENT},"content_blocks":["text"]}}"#), "ERR_SCHEMA", "content_blocks"),
+        (
+            "blocks not an array",
+            format!(r#"{{{EVENT},"content_blocks":{{"type":"text"}}}}"#),
+            "ERR_SCHEMA",
+            "content_blocks",
+        ),
+    ];
+    for (name, json, code, field) in cases {
+        let (encoded, decoded) = refused_both_ways(json);
+        for (side, e) in [("encode", &encoded), ("decode", &decoded)] {
+            assert_eq!(e.code(), *code, "{name} ({side}): {e}");
+            let found = match e {
+                OmsError::Schema { field, .. } | OmsError::Empty { field } => field.as_str(),
+                _ => "",
+            };
+            assert_eq!(found, *field, "{name} ({side}): {e}");
+        }
+    }
+}
+
+/// The valid neighbours of the refusals above are accepted both ways.
+#[test]
+fn observation_and_content_block_rules_accept_the_valid_forms() {
+    let mut cases: Vec<String> = ["passive", "active", "reflective", "real_time"]
+        .iter()
+        .map(|m| format!(r#"{{{OBS},"observer_type":"llm","observer_model":"m","observation_mode":"{m}"}}"#))
+        .collect();
+    cases.extend(
+        ["point", "interval", "session", "longitudinal"]
+            .iter()
+            .map(|sc| format!(r#"{{{OBS},"observer_type":"camera","observation_scope":"{sc}"}}"#)),
+    );
+    cases.push(format!(r#"{{{OBS},"observer_type":"human"}}"#));
+    // observer_type is an open enum (§24.3): an unknown type may carry a model.
+    cases.push(format!(r#"{{{OBS},"observer_type":"acme:human-like","observer_model":"m"}}"#));
+    // Block types are open (§6.2 "MAY define additional block types").
+    cases.push(format!(r#"{{{EVENT},"content_blocks":[{{"type":"text","text":"a"}},{{"type":"acme:chart"}}]}}"#));
+    for json in &cases {
+        let blob = Grain::from_json_str(json).and_then(|g| g.encode()).unwrap_or_else(|e| panic!("{json}: {e}"));
+        decode(&blob.bytes).unwrap_or_else(|e| panic!("{json}: {e}"));
+    }
+}
+
+/// §17.2: SHOULD warn (but MUST NOT reject) when `observer_model` is absent
+/// for `llm`, `reflector`, `classifier` and `detector` observers. Warnings
+/// are data on the grain, whether it was built or decoded.
+#[test]
+fn missing_observer_model_warns_without_refusing() {
+    for observer in ["llm", "reflector", "classifier", "detector"] {
+        let g = Grain::from_json_str(&format!(r#"{{{OBS},"observer_type":"{observer}"}}"#)).unwrap();
+        let blob = g.encode().unwrap();
+        for grain in [&g, &decode(&blob.bytes).unwrap()] {
+            let w = grain.warnings();
+            assert_eq!(w.len(), 1, "{observer}: {w:?}");
+            assert_eq!((w[0].code, w[0].field.as_str()), ("WARN_OBSERVER_MODEL", "observer_model"));
+            assert!(w[0].to_string().contains(observer), "{}", w[0]);
+        }
+    }
+    for quiet in [
+        format!(r#"{{{OBS},"observer_type":"llm","observer_model":"claude-opus-4-6"}}"#),
+        format!(r#"{{{OBS},"observer_type":"human"}}"#),
+        format!(r#"{{{OBS},"observer_type":"camera"}}"#),
+        format!(r#"{{{OBS},"observer_type":"hybrid"}}"#),
+        format!(r#"{{{EVENT}}}"#),
+    ] {
+        assert_eq!(Grain::from_json_str(&quiet).unwrap().warnings(), vec![], "{quiet}");
+    }
+    // A disclosed view that elides the model does not warn: the original had one.
+    let g = Grain::from_json_str(&format!(r#"{{{OBS},"observer_type":"llm","observer_model":"m"}}"#)).unwrap();
+    let view = oms::disclosure::disclose(&g, &["observer_model"]).unwrap();
+    assert_eq!(view.warnings(), vec![]);
+}
+
+/// §4.1: keys are unique. JSON parsers keep the last of two equal keys, so the
+/// grain JSON is scanned and a repeat at any depth is `ERR_CORRUPT`, naming
+/// the key and the JSON Pointer of its object.
+#[test]
+fn duplicate_json_keys_are_refused_at_every_depth() {
+    let b = r#""type":"belief","subject":"a","relation":"r","object":"o","confidence":0.5,"created_at":1"#;
+    let cases: &[(String, &str, &str)] = &[
+        (format!(r#"{{{b},"subject":"b"}}"#), "subject", ""),
+        (format!(r#"{{{b},"type":"event"}}"#), "type", ""),
+        (format!(r#"{{{b},"context":{{"k":"1","k":"2"}}}}"#), "k", "/context"),
+        (format!(r#"{{{b},"context":{{"k":{{"x":1,"y":{{"z":1,"z":2}}}}}}}}"#), "z", "/context/k/y"),
+        (
+            format!(
+                r#"{{{b},"content_refs":[{{"uri":"u","modality":"image"}},{{"uri":"u","modality":"image","uri":"v"}}]}}"#
+            ),
+            "uri",
+            "/content_refs/1",
+        ),
+        (format!(r#"{{{b},"context":{{"a/b~c":{{"q":1,"q":1}}}}}}"#), "q", "/context/a~1b~0c"),
+        // Keys are compared after unescaping.
+        (format!(r#"{{{b},"context":{{"a":"1","\u0061":"2"}}}}"#), "a", "/context"),
+        (format!(r#"{{{b},"provenance_chain":[[{{"w":1}}],[{{"m":1,"m":2}}]]}}"#), "m", "/provenance_chain/1/0"),
+    ];
+    for (json, key, path) in cases {
+        let expected = OmsError::Corrupt(CorruptReason::DuplicateJsonKey { key: (*key).into(), path: (*path).into() });
+        assert_eq!(Grain::from_json_str(json).unwrap_err(), expected, "{json}");
+        // The `cal mg` input paths share the parser.
+        assert_eq!(oms::tools::read_grain_input(json.as_bytes(), false).unwrap_err(), expected, "{json}");
+        assert_eq!(oms::tools::grains_from_jsonl(json).unwrap_err(), (1, expected.clone()), "{json}");
+        assert!(expected.to_string().contains(&format!("{key:?}")), "{expected}");
+    }
+    // Equal keys in different objects, and strings that look like structure, are fine.
+    for ok in [
+        format!(r#"{{{b},"context":{{"subject":"x","type":"y"}}}}"#),
+        format!(r#"{{{b},"provenance_chain":[{{"m":1}},{{"m":2}}]}}"#),
+        format!(r#"{{{b},"context":{{"k":"\"}},\"k\":{{[","j":"\\"}}}}"#),
+    ] {
+        Grain::from_json_str(&ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+}
+
+/// A float-typed field holding an integer is not what a canonical writer
+/// produces (fields are encoded by their type, §4.3, §6): `ERR_CORRUPT`.
+#[test]
+fn err_corrupt_integer_in_float_field() {
+    let p = Mp::Map(vec![
+        (s("c"), Mp::from(1)),
+        (s("ca"), Mp::from(1_700_000_000_000u64)),
+        (s("o"), s("b")),
+        (s("r"), s("likes")),
+        (s("s"), s("a")),
+        (s("t"), s("belief")),
+    ]);
+    let e = decode(&raw(1, 0, &p)).unwrap_err();
+    assert!(matches!(&e, OmsError::Corrupt(CorruptReason::NonCanonical(why)) if why.contains("confidence")), "{e}");
+    let nested = belief(vec![(s("statctx"), Mp::Map(vec![(s("p_value"), Mp::from(0))]))]);
+    let e = decode(&raw(1, 0, &nested)).unwrap_err();
+    assert!(
+        matches!(&e, OmsError::Corrupt(CorruptReason::NonCanonical(why)) if why.contains("statistical_context.p_value")),
+        "{e}"
+    );
+}

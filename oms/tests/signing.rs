@@ -168,3 +168,62 @@ fn disclosure_tampering_is_detected() {
     let dropped = Grain::new(fields).unwrap();
     assert_eq!(verify_disclosure(&blob.bytes, &dropped).unwrap_err().code(), "ERR_INTEGRITY");
 }
+
+/// An envelope written like the example of §9.1: the `kid` is the DID as a
+/// *text* string (RFC 9052 says bstr, which is what we write).
+fn text_kid_envelope(k: &SigningKey, kid: &str, payload: Vec<u8>, iat: Option<i64>) -> Vec<u8> {
+    use coset::cbor::value::Value as C;
+    let protected_map = C::Map(vec![
+        (C::Integer(1.into()), C::Integer((-8).into())),
+        (C::Integer(4.into()), C::Text(kid.into())),
+        (C::Integer(3.into()), C::Text("application/vnd.mg+msgpack".into())),
+    ]);
+    let mut protected = Vec::new();
+    coset::cbor::ser::into_writer(&protected_map, &mut protected).unwrap();
+    let sig_structure = C::Array(vec![
+        C::Text("Signature1".into()),
+        C::Bytes(protected.clone()),
+        C::Bytes(vec![]),
+        C::Bytes(payload.clone()),
+    ]);
+    let mut tbs = Vec::new();
+    coset::cbor::ser::into_writer(&sig_structure, &mut tbs).unwrap();
+    let signature = k.sign(&tbs).to_bytes().to_vec();
+    let unprotected = C::Map(iat.map(|t| (C::Text("iat".into()), C::Integer(t.into()))).into_iter().collect());
+    let envelope =
+        C::Tag(18, Box::new(C::Array(vec![C::Bytes(protected), unprotected, C::Bytes(payload), C::Bytes(signature)])));
+    let mut out = Vec::new();
+    coset::cbor::ser::into_writer(&envelope, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn text_string_kid_as_in_the_spec_example_verifies() {
+    let k = key(11);
+    let did = did::encode_ed25519(&k.verifying_key());
+    let mut g = fact();
+    g.options.signed = true;
+    let blob = g.encode().unwrap();
+    let cose = text_kid_envelope(&k, &did, blob.bytes.clone(), Some(1_737_000_000));
+    let v = verify(&cose).unwrap();
+    assert_eq!((v.signer.as_str(), v.algorithm, v.iat), (did.as_str(), -8, Some(1_737_000_000)));
+    assert_eq!((v.address, v.grain.fields()), (blob.address, g.fields()));
+    assert_eq!(cose::unwrap_unverified(&cose).unwrap(), blob.bytes);
+    // Untagged, too.
+    let untagged = cose[1..].to_vec();
+    assert_eq!(verify(&untagged).unwrap().signer, did);
+    // The signature still covers the protected header as sent: another
+    // signer's DID as text does not verify, nor does a tampered payload.
+    let other = did::encode_ed25519(&key(12).verifying_key());
+    let forged = text_kid_envelope(&k, &other, blob.bytes.clone(), None);
+    assert_eq!(verify(&forged).unwrap_err().code(), "ERR_SIGNATURE");
+    let mut tampered = cose.clone();
+    let n = tampered.len();
+    tampered[n - 70] ^= 1;
+    assert!(verify(&tampered).is_err());
+    // Payload signatures (supersession_auth, §23.2) accept it as well.
+    let auth = text_kid_envelope(&k, &did, b"oms-supersede:x".to_vec(), None);
+    assert_eq!(cose::verify_payload(&auth).unwrap(), (did.clone(), b"oms-supersede:x".to_vec()));
+    // An empty kid is still malformed, as text or as bytes.
+    assert_eq!(verify(&text_kid_envelope(&k, "", blob.bytes, None)).unwrap_err().code(), "ERR_SIGNATURE");
+}

@@ -122,3 +122,39 @@ fn vector_1_as_cbor_pinned() {
     assert_eq!(decode(&blob.bytes).unwrap(), g);
     assert_eq!(blob.address.to_hex(), "4aa67ff5a90daed32303e0572353405290cff9b6c9b07504549225f23908a927");
 }
+
+/// The header's namespace hash is a routing hint (§3.1.1) and the spec gives
+/// none for a grain without a namespace. The writer keeps hashing the empty
+/// string; a reader also accepts 0x0000 there, and keeps it, so decoding and
+/// re-encoding give back the same bytes and address (§22.6). A present
+/// namespace must still match its hash, and other values stay refused.
+#[test]
+fn absent_namespace_header_hint_0000_is_read() {
+    let blob = encode_json(&vector_3_json());
+    assert_eq!(&blob.bytes[3..5], &[0xe3, 0xb0]);
+    let mut zero = blob.bytes.clone();
+    zero[3..5].copy_from_slice(&[0, 0]);
+    let g = decode(&zero).unwrap();
+    assert_eq!(g.fields(), decode(&blob.bytes).unwrap().fields());
+    assert_eq!(g.header().unwrap().ns_hash, 0);
+    let again = g.encode().unwrap();
+    assert_eq!(again.bytes, zero);
+    assert_eq!(again.address, oms::ContentAddress::of(&zero));
+    // A grain built from the fields is written as the spec says.
+    assert_eq!(Grain::new(g.into_fields()).unwrap().encode().unwrap(), blob);
+    // The other readers: .mg files and signatures.
+    let file = oms::mg::pack([zero.as_slice()], None, &oms::mg::PackOptions::default()).unwrap();
+    let report = oms::mg::verify(&file);
+    assert!(report.is_ok(), "{}", oms::tools::report_text(&report));
+    let key = ed25519_dalek::SigningKey::from_bytes(&[9; 32]);
+    let signed = oms::cose::sign_blob(&zero, &key, None).unwrap();
+    assert_eq!(&oms::cose::verify(&signed.cose).unwrap().blob[3..5], &[0, 0]);
+
+    // Any other hash for an absent namespace, or 0x0000 for a present one, is corrupt.
+    let mut other = blob.bytes.clone();
+    other[3..5].copy_from_slice(&[0x12, 0x34]);
+    assert!(matches!(decode(&other).unwrap_err(), oms::OmsError::Corrupt(oms::CorruptReason::HeaderMismatch(_))));
+    let mut named = encode_json(&vector_5_json()).bytes;
+    named[3..5].copy_from_slice(&[0, 0]);
+    assert!(matches!(decode(&named).unwrap_err(), oms::OmsError::Corrupt(oms::CorruptReason::HeaderMismatch(_))));
+}

@@ -15,7 +15,8 @@ use crate::input;
 /// The `cal mg` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum MgCommand {
-    /// Encode a grain given as JSON (full field names); prints its address, size and blob hex.
+    /// Encode a grain given as JSON (full field names); prints its address, size and blob hex,
+    /// and any SHOULD-level warnings (OMS §17.2) on standard error.
     Encode {
         /// JSON file (standard input when absent).
         file: Option<PathBuf>,
@@ -152,7 +153,12 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             if cbor {
                 grain.options.encoding = Encoding::Cbor;
             }
-            print(&tools::blob_summary(&grain.encode()?));
+            let blob = grain.encode()?;
+            // SHOULD-level findings (OMS §17.2) go to stderr; the grain is encoded all the same.
+            for w in grain.warnings() {
+                errln!("warning: {w}");
+            }
+            print(&tools::blob_summary(&blob));
         }
         MgCommand::Decode { file, hex } => {
             let input = tools::read_grain_input(&read(file.as_ref())?, hex)?;
