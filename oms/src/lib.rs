@@ -8,6 +8,7 @@
 //! [`OmsError`] carrying the spec's `ERR_*` code.
 
 pub mod address;
+pub mod atomic;
 mod canon;
 pub mod cbor;
 pub mod cose;

@@ -123,8 +123,12 @@ fn read(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
     input::read(file).map(|i| i.bytes).map_err(Failure::Usage)
 }
 
+/// Replaces `path` atomically (`oms::atomic`): a failed write leaves any old file as it was.
 fn write(path: &PathBuf, bytes: &[u8]) -> Result<(), Failure> {
-    std::fs::write(path, bytes).map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+    oms::atomic::write_atomic(path, bytes).map_err(|e| {
+        let kept = if path.exists() { "; the existing file is unchanged" } else { "" };
+        Failure::Usage(format!("cannot write {}: {e}{kept}", path.display()))
+    })
 }
 
 fn print(j: &serde_json::Value) {
@@ -186,10 +190,16 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             }
             let opts = PackOptions { sort, dedup, compress, ..PackOptions::default() };
             let file = mg::pack(entries.iter().map(Vec::as_slice), None, &opts)?;
+            // What the file holds, not what was read: --dedup drops repeated addresses.
+            let written = mg::FileHeader::parse(&file)?.count as usize;
             write(&out, &file)?;
-            print(
-                &serde_json::json!({ "file": out.display().to_string(), "grains": entries.len(), "bytes": file.len() }),
-            );
+            let mut summary =
+                serde_json::json!({ "file": out.display().to_string(), "grains": written, "bytes": file.len() });
+            if dedup {
+                summary["read"] = entries.len().into();
+                summary["duplicates_dropped"] = (entries.len() - written.min(entries.len())).into();
+            }
+            print(&summary);
         }
         MgCommand::Unpack { file, envelope } => {
             let data = read(Some(&file))?;
