@@ -11,7 +11,10 @@
 //! `delete` (compliance erasure) exists here and only here: the CAL facade
 //! never exposes it.
 
+mod claims;
+mod consent;
 mod indexes;
+mod judge;
 mod persist;
 mod policy_walk;
 mod read;
@@ -22,9 +25,10 @@ pub mod policy;
 pub mod query;
 pub mod search;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+pub(crate) use claims::{manifest_problems, parse_file};
 pub use persist::SaveOptions;
 pub use query::{CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, View};
 pub use record::GrainBody;
@@ -160,8 +164,6 @@ pub(crate) struct Inner {
     text: TextIndex,
     /// new → old, for walking chains backwards.
     supersedes: HashMap<Id, Id>,
-    /// Grains due for erasure after a consent withdrawal, with their deadline.
-    scheduled_erasure: BTreeMap<ContentAddress, i64>,
     live: usize,
 }
 
@@ -230,11 +232,6 @@ impl Store {
     /// Whether the store is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// Grains scheduled for erasure by consent withdrawals, with deadlines (epoch ms).
-    pub fn scheduled_erasures(&self) -> Vec<(ContentAddress, i64)> {
-        self.read().scheduled_erasure.iter().map(|(a, t)| (*a, *t)).collect()
     }
 }
 
