@@ -28,7 +28,7 @@ pub struct ExplainArgs {
 pub fn run(args: &ExplainArgs) -> ExitCode {
     let session = match Session::open(&args.session) {
         Ok(s) => s,
-        Err(e) => return super::usage_error(&e),
+        Err(e) => return e.report(),
     };
     let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
         Ok(x) => x,

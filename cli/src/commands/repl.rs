@@ -92,7 +92,7 @@ impl Repl {
 pub fn run(args: &ReplArgs) -> ExitCode {
     let session = match Session::open(&args.session) {
         Ok(s) => s,
-        Err(e) => return super::usage_error(&e),
+        Err(e) => return e.report(),
     };
     let interactive = std::io::stdin().is_terminal();
     if interactive {

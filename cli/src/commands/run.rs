@@ -7,8 +7,9 @@
 //! docs/streaming.md).
 //!
 //! Exit status: 0 when every query ran, 1 when the input has errors (printed
-//! as `cal check` prints them) or a query failed at run time, 2 for usage or
-//! I/O problems. [`Session`] is shared with `cal explain` and `cal repl`.
+//! as `cal check` prints them), a `--store` file is invalid (corrupt, or a
+//! manifest claim that fails its check) or a query failed at run time, 2 for
+//! usage or I/O problems. [`Session`] is shared with `cal explain` and `cal repl`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,9 +106,38 @@ pub struct Session {
     pub label: String,
 }
 
+/// Why a session could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// A usage or I/O problem (exit 2): a bad option, an unreadable file.
+    Usage(String),
+    /// A store file that is not a valid memory (exit 1): corrupt, or a
+    /// manifest claim that fails (its `ERR_*` code is in the message).
+    Invalid(String),
+}
+
+impl OpenError {
+    /// Prints the problem and gives the exit status.
+    pub fn report(&self) -> ExitCode {
+        match self {
+            OpenError::Usage(m) => super::usage_error(m),
+            OpenError::Invalid(m) => {
+                errln!("error: {m}");
+                super::invalid()
+            }
+        }
+    }
+}
+
+impl From<String> for OpenError {
+    fn from(m: String) -> Self {
+        OpenError::Usage(m)
+    }
+}
+
 impl Session {
     /// Loads the stores (or the demo memory) and resolves the options.
-    pub fn open(args: &SessionArgs) -> Result<Session, String> {
+    pub fn open(args: &SessionArgs) -> Result<Session, OpenError> {
         let demo_memory = args.stores.is_empty();
         let now_ms = match &args.now {
             Some(t) => {
@@ -124,7 +154,9 @@ impl Session {
             let store = Store::new(demo::config(now_ms));
             for path in &args.stores {
                 let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                store.import(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                store.import(&bytes).map_err(|e| {
+                    OpenError::Invalid(format!("{}: {e} (the store file loads nothing)", path.display()))
+                })?;
             }
             store
         };
@@ -246,7 +278,7 @@ pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>) -> Result<(S
 pub fn run(args: &RunArgs) -> ExitCode {
     let mut session = match Session::open(&args.session) {
         Ok(s) => s,
-        Err(e) => return super::usage_error(&e),
+        Err(e) => return e.report(),
     };
     session.opts.cursor = args.cursor.clone();
     let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {

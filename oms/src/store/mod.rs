@@ -133,6 +133,12 @@ impl Stored {
     pub fn signer(&self) -> Option<&str> {
         self.body.signer()
     }
+
+    /// Whether a consent withdrawal covers the grain (§8.10): it is out of
+    /// every view but the audit view `View::All`.
+    pub fn consent_withdrawn(&self) -> bool {
+        self.index.extra.contains_key(record::EXTRA_CONSENT_WITHDRAWN)
+    }
 }
 
 /// Content addresses are already uniform hashes: their first eight bytes
