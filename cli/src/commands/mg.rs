@@ -2,7 +2,7 @@
 //! subcommand parses arguments, reads bytes, calls `oms` and prints; invalid
 //! grains or files exit 1 with their `ERR_*` code, usage and I/O problems exit 2.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use oms::mg::{self, MgFile, PackOptions};
@@ -124,7 +124,7 @@ fn read(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
 }
 
 /// Replaces `path` atomically (`oms::atomic`): a failed write leaves any old file as it was.
-fn write(path: &PathBuf, bytes: &[u8]) -> Result<(), Failure> {
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     oms::atomic::write_atomic(path, bytes).map_err(|e| {
         let kept = if path.exists() { "; the existing file is unchanged" } else { "" };
         Failure::Usage(format!("cannot write {}: {e}{kept}", path.display()))

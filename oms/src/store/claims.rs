@@ -115,19 +115,30 @@ fn chain_order(
         back.insert(new, *old);
         claims.push((*old, new));
     }
-    let depth = |mut a: ContentAddress| {
-        let mut d = 0usize;
+    // Depth of a grain in the claimed chains, memoized so a long chain costs
+    // linear time; a cycle (which no claim can pass) just stops the walk.
+    let mut depth: HashMap<ContentAddress, usize> = HashMap::new();
+    for (start, _) in &claims {
+        let mut path = Vec::new();
+        let mut a = *start;
+        let mut base = 0;
         while let Some(prev) = back.get(&a) {
-            d += 1;
-            if d > back.len() {
+            if let Some(d) = depth.get(&a) {
+                base = *d;
                 break;
             }
+            if path.len() > back.len() {
+                break;
+            }
+            path.push(a);
             a = *prev;
         }
-        d
-    };
+        for (i, p) in path.iter().rev().enumerate() {
+            depth.entry(*p).or_insert(base + i + 1);
+        }
+    }
     let mut keyed: Vec<(usize, ContentAddress, ContentAddress)> =
-        claims.into_iter().map(|(o, n)| (depth(o), o, n)).collect();
+        claims.into_iter().map(|(o, n)| (depth.get(&o).copied().unwrap_or(0), o, n)).collect();
     keyed.sort();
     keyed.into_iter().map(|(_, o, n)| (o, n)).collect()
 }
