@@ -47,7 +47,7 @@ impl Inner {
     /// Records a permitted supersession of `old_id` by the stored grain
     /// `new_id`: the chain link, the new grain's inherited policy and review
     /// flag, and the old grain's `superseded_by` and `system_valid_to`
-    /// (`valid_to`, unless it already has one).
+    /// (`valid_to`).
     pub(crate) fn link_supersession(&mut self, old_id: Id, new_id: Id, verdict: Verdict, valid_to: i64) {
         let new_addr = self.record(new_id).map(|r| r.address);
         self.supersedes.insert(new_id, old_id);
@@ -61,7 +61,7 @@ impl Inner {
         }
         if let (Some(r), Some(a)) = (self.record_mut(old_id), new_addr) {
             r.state.superseded_by = Some(a);
-            r.state.system_valid_to.get_or_insert(valid_to);
+            r.state.system_valid_to = Some(valid_to);
         }
     }
 }
