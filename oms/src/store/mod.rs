@@ -5,7 +5,9 @@
 //! Concurrency: one `RwLock` around the whole state. Readers share it; every
 //! write (put, supersede, contradict, erase) takes it exclusively and checks
 //! everything before changing anything, so each write is atomic and
-//! supersession is linearizable. Access counters are atomics, updated under
+//! supersession is linearizable. `import` judges a file's manifest claims on
+//! the grains it has inserted and undoes the whole import when one fails,
+//! all under the same exclusive lock, so no reader sees a partial import. Access counters are atomics, updated under
 //! the read lock.
 //!
 //! `delete` (compliance erasure) exists here and only here: the CAL facade
