@@ -66,8 +66,10 @@ impl AtomicFile {
     }
 
     /// Flushes and fsyncs the temporary file, renames it over the target and
-    /// fsyncs the directory. On error the target is unchanged (the rename is
-    /// the single step that replaces it) and the temporary file is removed.
+    /// fsyncs the directory. On an error before the rename the target is
+    /// unchanged (the rename is the single step that replaces it) and the
+    /// temporary file is removed; an error syncing the directory comes after
+    /// the rename (the new file is in place, its durability not assured).
     pub fn commit(mut self) -> io::Result<()> {
         let Some(mut file) = self.file.take() else {
             return Err(io::Error::other("atomic file already finished"));

@@ -126,8 +126,13 @@ fn read(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
 /// Replaces `path` atomically (`oms::atomic`): a failed write leaves any old file as it was.
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     oms::atomic::write_atomic(path, bytes).map_err(|e| {
-        let kept = if path.exists() { "; the existing file is unchanged" } else { "" };
-        Failure::Usage(format!("cannot write {}: {e}{kept}", path.display()))
+        // Only the last step (syncing the directory) can fail after the rename.
+        let state = match std::fs::read(path) {
+            Ok(now) if now == bytes => "; the new file is in place but may not be durable",
+            Ok(_) => "; the existing file is unchanged",
+            Err(_) => "",
+        };
+        Failure::Usage(format!("cannot write {}: {e}{state}", path.display()))
     })
 }
 
