@@ -620,7 +620,7 @@ fn main() -> std::process::ExitCode {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        if let Err(e) = std::fs::write(path, bytes) {
+        if let Err(e) = oms::atomic::write_atomic(path.as_ref(), bytes.as_ref()) {
             eprintln!("cannot write {}: {e}", path.display());
             return std::process::ExitCode::from(2);
         }

@@ -20,7 +20,7 @@ pub fn write(cases: &[Case], dir: &Path) -> std::io::Result<usize> {
     let mut put = |target: &str, id: &str, bytes: &[u8]| -> std::io::Result<()> {
         let sub = dir.join(target);
         std::fs::create_dir_all(&sub)?;
-        std::fs::write(sub.join(format!("case-{id}")), bytes)?;
+        oms::atomic::write_atomic(&sub.join(format!("case-{id}")), bytes)?;
         written += 1;
         Ok(())
     };

@@ -17,7 +17,7 @@ use std::time::Instant;
 use cal_interp::{ExecOptions, Interpreter, OmsFacade};
 use divan::{Bencher, black_box};
 use oms::store::{Store, StoreConfig};
-use oms::synthetic::{lcg, text, word};
+use oms::synthetic::{lcg, mixed_grain, word};
 use oms::{ContentAddress, Grain};
 
 fn main() {
@@ -25,26 +25,8 @@ fn main() {
 }
 
 const NOW: i64 = 1_772_798_400_000;
-const RELATIONS: [&str; 8] =
-    ["mg:prefers", "mg:knows", "works_on", "mg:avoids", "member_of", "mg:requires", "status", "mg:infers"];
-
 fn grain(i: usize) -> Vec<u8> {
-    let r = lcg(i as u64 ^ 0x9e37_79b9_7f4a_7c15);
-    let subject = format!("entity-{}", i / 20);
-    let created = NOW - 365 * 86_400_000 + (r % (365 * 86_400_000)) as i64;
-    let kind = r % 10;
-    let json = if kind < 7 {
-        serde_json::json!({ "type": "belief", "subject": subject, "relation": RELATIONS[(r >> 8) as usize % 8],
-            "object": text(r), "confidence": ((r >> 20) % 100) as f64 / 100.0, "created_at": created,
-            "namespace": "bench", "user_id": format!("user-{}", i % 1000), "structural_tags": ["bench", if r % 3 == 0 { "hot" } else { "cold" }] })
-    } else if kind < 9 {
-        serde_json::json!({ "type": "event", "subject": subject, "content": text(r), "role": if r % 2 == 0 { "user" } else { "assistant" },
-            "session_id": format!("sess-{}", i / 40), "created_at": created, "namespace": "bench", "user_id": format!("user-{}", i % 1000) })
-    } else {
-        serde_json::json!({ "type": "observation", "subject": subject, "observer_id": format!("obs-{}", i % 50),
-            "observer_type": "agent:monitor", "object": text(r), "created_at": created, "namespace": "bench" })
-    };
-    Grain::from_json(&json).expect("valid").encode().expect("encodes").bytes
+    Grain::from_json(&mixed_grain(i, NOW)).expect("valid").encode().expect("encodes").bytes
 }
 
 fn rss_mib() -> usize {

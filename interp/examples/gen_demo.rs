@@ -6,7 +6,7 @@
 fn main() -> std::process::ExitCode {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/demo.mg");
     match cal_interp::demo::generate() {
-        Ok(bytes) => match std::fs::write(&path, &bytes) {
+        Ok(bytes) => match oms::atomic::write_atomic(&path, &bytes) {
             Ok(()) => {
                 let store = cal_interp::demo::load(cal_interp::demo::NOW_MS);
                 let grains = store.map(|s| s.len()).unwrap_or(0);

@@ -10,8 +10,8 @@
 use std::sync::{Arc, Mutex};
 
 use oms::durable::DurableStore;
-use oms::store::{Query, ResultEnvelope, Store, Stored};
-use oms::{ContentAddress, OmsError};
+use oms::store::{CmpOp, Filter, Query, ResultEnvelope, Store, Stored, View};
+use oms::{ContentAddress, OmsError, Value};
 
 /// Read access to an OMS store, as the CAL executor sees it.
 ///
@@ -87,17 +87,31 @@ fn lower_bound(prefix: &[u8]) -> Option<ContentAddress> {
     Some(ContentAddress::from_bytes(out))
 }
 
+/// CAL §19.1: no CAL syntax weakens the active policy. A grain covered by a
+/// consent withdrawal (OMS §8.10) is out of the store's current and as-of
+/// views already; `WITH superseded` and the contradicted view read the audit
+/// view `View::All`, so they get a filter that leaves withdrawn grains out too.
+fn without_withdrawn(q: &Query) -> std::borrow::Cow<'_, Query> {
+    if q.view == View::All {
+        let mut q = q.clone();
+        q.filters.push(Filter::Cmp { field: "consent_withdrawn".into(), op: CmpOp::Eq, value: Value::Bool(false) });
+        std::borrow::Cow::Owned(q)
+    } else {
+        std::borrow::Cow::Borrowed(q)
+    }
+}
+
 impl ReadFacade for OmsFacade {
     fn query(&self, q: &Query) -> Result<ResultEnvelope, OmsError> {
-        self.store.query(q)
+        self.store.query(&without_withdrawn(q))
     }
 
     fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError> {
-        self.store.search(text, q)
+        self.store.search(text, &without_withdrawn(q))
     }
 
     fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
-        let q = Query { limit: Some(0), cursor: None, ..q.clone() };
+        let q = Query { limit: Some(0), cursor: None, ..without_withdrawn(q).into_owned() };
         let env = match text {
             Some(t) => self.store.search(t, &q)?,
             None => self.store.query(&q)?,
@@ -110,15 +124,15 @@ impl ReadFacade for OmsFacade {
     }
 
     fn get(&self, address: &ContentAddress) -> Option<Stored> {
-        self.store.peek(address)
+        self.store.peek(address).filter(|s| !s.consent_withdrawn())
     }
 
     fn get_history(&self, address: &ContentAddress) -> Result<Vec<Stored>, OmsError> {
-        self.store.history(address)
+        Ok(self.store.history(address)?.into_iter().filter(|s| !s.consent_withdrawn()).collect())
     }
 
     fn versions(&self, subject: &str, relation: &str) -> Vec<Stored> {
-        self.store.versions(subject, relation)
+        self.store.versions(subject, relation).into_iter().filter(|s| !s.consent_withdrawn()).collect()
     }
 
     fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress> {
@@ -199,13 +213,14 @@ impl DurableFacade {
     }
 }
 
+/// The same CAL §19.1 confinement as [`OmsFacade`]: withdrawn grains stay out of every view.
 impl ReadFacade for DurableFacade {
     fn query(&self, q: &Query) -> Result<ResultEnvelope, OmsError> {
-        self.keep(self.store.query(q))
+        self.keep(self.store.query(&without_withdrawn(q)))
     }
 
     fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError> {
-        self.keep(self.store.search(text, q))
+        self.keep(self.store.search(text, &without_withdrawn(q)))
     }
 
     fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
@@ -222,18 +237,19 @@ impl ReadFacade for DurableFacade {
     }
 
     fn get(&self, address: &ContentAddress) -> Option<Stored> {
-        self.or_empty(self.store.get(address))
+        self.or_empty(self.store.get(address)).filter(|s| !s.consent_withdrawn())
     }
 
     fn get_history(&self, address: &ContentAddress) -> Result<Vec<Stored>, OmsError> {
-        match self.store.history(address) {
-            Err(OmsError::NotFound { address }) => Err(OmsError::NotFound { address }),
-            other => self.keep(other),
-        }
+        let chain = match self.store.history(address) {
+            Err(OmsError::NotFound { address }) => return Err(OmsError::NotFound { address }),
+            other => self.keep(other)?,
+        };
+        Ok(chain.into_iter().filter(|s| !s.consent_withdrawn()).collect())
     }
 
     fn versions(&self, subject: &str, relation: &str) -> Vec<Stored> {
-        self.or_empty(self.store.versions(subject, relation))
+        self.or_empty(self.store.versions(subject, relation)).into_iter().filter(|s| !s.consent_withdrawn()).collect()
     }
 
     fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress> {

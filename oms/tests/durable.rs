@@ -382,3 +382,171 @@ fn damaged_files_are_named_never_trusted() {
 fn addresses(env: &oms::store::ResultEnvelope) -> Vec<ContentAddress> {
     env.results.iter().map(|h| h.address).collect()
 }
+
+fn did_n(n: u8) -> String {
+    did::encode_ed25519(&SigningKey::from_bytes(&[n; 32]).verifying_key())
+}
+
+fn consent(withdraws: Option<&ContentAddress>, created: i64) -> Grain {
+    let tail = withdraws.map_or_else(
+        || r#""is_withdrawal":false"#.to_string(),
+        |of| format!(r#""is_withdrawal":true,"prior_consent":"{of}""#),
+    );
+    grain(&format!(
+        r#"{{"type":"consent","subject_did":"{}","grantee_did":"{}","scope":["store"],{tail},"created_at":{created}}}"#,
+        did_n(1),
+        did_n(2)
+    ))
+}
+
+fn on_basis(object: &str, basis: &ContentAddress, cascade: bool, created: i64) -> Grain {
+    let policy = if cascade { r#","invalidation_policy":{"mode":"consent_cascade"}"# } else { "" };
+    grain(&format!(
+        r#"{{"type":"belief","subject":"alice","relation":"likes","object":"{object}","confidence":0.5,"created_at":{created},"processing_basis":"{basis}"{policy}}}"#
+    ))
+}
+
+/// Asserts that both stores hold the same content, also after reopening the database.
+fn same_content(memory: &Store, db: &mut DurableStore, what: &str) {
+    let want = memory.save(&SaveOptions::default()).unwrap();
+    assert_eq!(db.export_mg(&SaveOptions::default()).unwrap(), want, "{what}");
+    *db = reopen(db);
+    assert_eq!(db.export_mg(&SaveOptions::default()).unwrap(), want, "{what}: after reopening");
+    let mut sched = db.scheduled_erasures().unwrap();
+    sched.sort();
+    let mut want_sched = memory.scheduled_erasures();
+    want_sched.sort();
+    assert_eq!(sched, want_sched, "{what}: erasure schedule");
+}
+
+/// Consent withdrawal (OMS §8.10) on the durable store: the covered grains
+/// leave the current view at once, a grain put later on the withdrawn basis is
+/// covered as it arrives, and the deadlines survive reopening, export and import.
+#[test]
+fn a_withdrawal_takes_effect_and_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = Store::new(StoreConfig::fixed_clock(NOW));
+    let mut db = create(dir.path(), "c.db");
+    let grant = consent(None, 1_000);
+    let basis = ContentAddress::of(&bytes(&grant));
+    let cascade = on_basis("tea", &basis, true, 2_000);
+    let plain = on_basis("jazz", &basis, false, 2_001);
+    let unrelated = grain(
+        r#"{"type":"belief","subject":"bob","relation":"likes","object":"golf","confidence":0.5,"created_at":3}"#,
+    );
+    for g in [&grant, &cascade, &plain, &unrelated] {
+        assert_eq!(memory.put(&bytes(g)).unwrap(), db.put(&bytes(g)).unwrap());
+    }
+    same_content(&memory, &mut db, "before the withdrawal");
+    let current = |s: &DurableStore| addresses(&s.query(&Query::default()).unwrap());
+    assert!(current(&db).contains(&ContentAddress::of(&bytes(&plain))));
+    let withdrawal = consent(Some(&basis), 5_000);
+    assert_eq!(memory.put(&bytes(&withdrawal)).unwrap(), db.put(&bytes(&withdrawal)).unwrap());
+    same_content(&memory, &mut db, "after the withdrawal");
+    let now_visible = current(&db);
+    for g in [&cascade, &plain] {
+        assert!(!now_visible.contains(&ContentAddress::of(&bytes(g))), "a covered grain is still current");
+    }
+    assert!(now_visible.contains(&ContentAddress::of(&bytes(&unrelated))));
+    assert_eq!(db.scheduled_erasures().unwrap().len(), 1, "only the consent_cascade grain gets a deadline");
+    let late = on_basis("coffee", &basis, true, 6_000);
+    assert_eq!(memory.put(&bytes(&late)).unwrap(), db.put(&bytes(&late)).unwrap());
+    same_content(&memory, &mut db, "a grain put after the withdrawal");
+    assert!(!current(&db).contains(&ContentAddress::of(&bytes(&late))));
+    // Export, import into a fresh database: the effect and the deadlines stay.
+    let file = db.export_mg(&SaveOptions::default()).unwrap();
+    let copy = create(dir.path(), "copy.db");
+    copy.import_mg(&file).unwrap();
+    assert_eq!(copy.export_mg(&SaveOptions::default()).unwrap(), file);
+    assert_eq!(copy.scheduled_erasures().unwrap(), db.scheduled_erasures().unwrap());
+    // And a file that holds only the withdrawal covers the grains already stored.
+    let fresh = create(dir.path(), "fresh.db");
+    let fresh_memory = Store::new(StoreConfig::fixed_clock(NOW));
+    let first =
+        oms::mg::pack([bytes(&grant), bytes(&cascade)].iter().map(Vec::as_slice), None, &Default::default()).unwrap();
+    let second = oms::mg::pack([bytes(&withdrawal)].iter().map(Vec::as_slice), None, &Default::default()).unwrap();
+    for f in [&first, &second] {
+        assert_eq!(fresh_memory.import(f).unwrap(), fresh.import_mg(f).unwrap().added);
+    }
+    let mut fresh = fresh;
+    same_content(&fresh_memory, &mut fresh, "a withdrawal imported from a file");
+}
+
+/// Manifest claims (OMS §11.7, §23) imported into a database are judged by
+/// the same replay as the in-memory import: a forged supersession of a locked
+/// grain and a claim naming a grain that exists nowhere load nothing, with the
+/// same code; an honest claim loads and hides the superseded grain — also when
+/// the claimed grains are already stored rather than in the file.
+#[test]
+fn manifest_claims_are_judged_as_the_memory_store_judges_them() {
+    use oms::mg::{IndexState, Manifest, PackOptions, pack};
+    let dir = tempfile::tempdir().unwrap();
+    let locked = grain(&format!(
+        r#"{{"type":"belief","subject":"a","relation":"limit","object":"v1","confidence":1.0,"created_at":1000,
+        "invalidation_policy":{{"mode":"locked","authorized":["{}"]}}}}"#,
+        did_n(1)
+    ));
+    let open =
+        grain(r#"{"type":"belief","subject":"b","relation":"limit","object":"v1","confidence":1.0,"created_at":1000}"#);
+    let next = |old: &Grain, subject: &str| {
+        grain(&format!(
+            r#"{{"type":"belief","subject":"{subject}","relation":"limit","object":"v2","confidence":1.0,"created_at":2000,"derived_from":["{}"]}}"#,
+            ContentAddress::of(&bytes(old))
+        ))
+    };
+    let (locked_next, open_next) = (next(&locked, "a"), next(&open, "b"));
+    let addr = |g: &Grain| ContentAddress::of(&bytes(g));
+    let claim = |old: &Grain, by: ContentAddress| {
+        let mut m = Manifest::new();
+        m.insert(
+            addr(old),
+            IndexState { superseded_by: Some(by), system_valid_to: Some(NOW), ..IndexState::default() },
+        );
+        m
+    };
+    let file = |grains: &[&Grain], m: &Manifest| {
+        let entries: Vec<Vec<u8>> = grains.iter().map(|g| bytes(g)).collect();
+        pack(entries.iter().map(Vec::as_slice), Some(m), &PackOptions::default()).unwrap()
+    };
+    let plain = |grains: &[&Grain]| file(grains, &Manifest::new());
+    let cases: Vec<(&str, Vec<Vec<u8>>)> = vec![
+        (
+            "forged supersession of a locked grain",
+            vec![file(&[&locked, &locked_next], &claim(&locked, addr(&locked_next)))],
+        ),
+        (
+            "claim naming a grain that exists nowhere",
+            vec![file(&[&open], &claim(&open, ContentAddress::of(b"nowhere")))],
+        ),
+        ("honest claim", vec![file(&[&open, &open_next], &claim(&open, addr(&open_next)))]),
+        (
+            "forged claim on grains already stored",
+            vec![plain(&[&locked, &locked_next]), file(&[&locked], &claim(&locked, addr(&locked_next)))],
+        ),
+        (
+            "honest claim on grains already stored",
+            vec![plain(&[&open, &open_next]), file(&[&open], &claim(&open, addr(&open_next)))],
+        ),
+    ];
+    for (i, (what, files)) in cases.iter().enumerate() {
+        let memory = Store::new(StoreConfig::fixed_clock(NOW));
+        let mut db = create(dir.path(), &format!("claims{i}.db"));
+        let mut last = Ok(0);
+        for f in files {
+            let m = memory.import(f).map_err(|e| e.code());
+            let d = db.import_mg(f).map(|r| r.added).map_err(|e| e.code());
+            assert_eq!(m, d, "{what}");
+            last = d;
+        }
+        let want = match *what {
+            "forged supersession of a locked grain" | "forged claim on grains already stored" => {
+                Err("ERR_INVALIDATION_DENIED")
+            }
+            "claim naming a grain that exists nowhere" => Err("ERR_INTEGRITY"),
+            _ => last.map_err(|_| "an honest claim was refused"),
+        };
+        assert_eq!(last, want, "{what}");
+        same_content(&memory, &mut db, what);
+        db.verify().unwrap();
+    }
+}

@@ -118,7 +118,11 @@ fn manifest_round_trip_plain_and_compressed() {
         for (i, blob) in b.iter().enumerate() {
             assert_eq!(f.entry(i).unwrap(), blob.as_slice());
         }
-        assert!(verify(&file).is_ok());
+        // The format carries the claim "b0 is superseded by b1", but b1 does not derive
+        // from b0, so verify judges the claim unfounded (spec-decisions-oms.md S13).
+        let report = verify(&file);
+        assert!(report.checksum_ok && report.entries.iter().all(|e| e.error.is_none()));
+        assert_eq!(report.errors.iter().map(|e| e.code()).collect::<Vec<_>>(), ["ERR_SCHEMA"]);
         // The last grain of an uncompressed file with a manifest, read at random.
         assert_eq!(read_entry_at(&mut Cursor::new(&file), 2).unwrap(), b[2]);
     }

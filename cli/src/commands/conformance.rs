@@ -129,7 +129,7 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     let summary = certify::summarize(hello.level, &outcomes);
     if let Some(path) = &args.report {
         let text = report::jsonl(&hello, &outcomes, &summary, corpus.errors.len());
-        if let Err(e) = std::fs::write(path, text) {
+        if let Err(e) = oms::atomic::write_atomic(path, text.as_bytes()) {
             return super::usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }

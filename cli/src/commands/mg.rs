@@ -2,7 +2,7 @@
 //! subcommand parses arguments, reads bytes, calls `oms` and prints; invalid
 //! grains or files exit 1 with their `ERR_*` code, usage and I/O problems exit 2.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use oms::mg::{self, MgFile, PackOptions};
@@ -124,8 +124,17 @@ fn read(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
     input::read(file).map(|i| i.bytes).map_err(Failure::Usage)
 }
 
-fn write(path: &PathBuf, bytes: &[u8]) -> Result<(), Failure> {
-    std::fs::write(path, bytes).map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+/// Replaces `path` atomically (`oms::atomic`): a failed write leaves any old file as it was.
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    oms::atomic::write_atomic(path, bytes).map_err(|e| {
+        // Only the last step (syncing the directory) can fail after the rename.
+        let state = match std::fs::read(path) {
+            Ok(now) if now == bytes => "; the new file is in place but may not be durable",
+            Ok(_) => "; the existing file is unchanged",
+            Err(_) => "",
+        };
+        Failure::Usage(format!("cannot write {}: {e}{state}", path.display()))
+    })
 }
 
 fn print(j: &serde_json::Value) {
@@ -192,10 +201,16 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
             }
             let opts = PackOptions { sort, dedup, compress, ..PackOptions::default() };
             let file = mg::pack(entries.iter().map(Vec::as_slice), None, &opts)?;
+            // What the file holds, not what was read: --dedup drops repeated addresses.
+            let written = mg::FileHeader::parse(&file)?.count as usize;
             write(&out, &file)?;
-            print(
-                &serde_json::json!({ "file": out.display().to_string(), "grains": entries.len(), "bytes": file.len() }),
-            );
+            let mut summary =
+                serde_json::json!({ "file": out.display().to_string(), "grains": written, "bytes": file.len() });
+            if dedup {
+                summary["read"] = entries.len().into();
+                summary["duplicates_dropped"] = (entries.len() - written.min(entries.len())).into();
+            }
+            print(&summary);
         }
         MgCommand::Unpack { file, envelope } => {
             let data = read(Some(&file))?;

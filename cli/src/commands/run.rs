@@ -7,8 +7,9 @@
 //! docs/streaming.md).
 //!
 //! Exit status: 0 when every query ran, 1 when the input has errors (printed
-//! as `cal check` prints them) or a query failed at run time, 2 for usage or
-//! I/O problems. [`Session`] is shared with `cal explain` and `cal repl`.
+//! as `cal check` prints them), a `--store` file is invalid (corrupt, or a
+//! manifest claim that fails its check) or a query failed at run time, 2 for
+//! usage or I/O problems. [`Session`] is shared with `cal explain` and `cal repl`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -221,7 +222,9 @@ fn open_memory(
         } else {
             std::fs::read(path).map_err(|e| OpenError::Usage(format!("cannot read {}: {e}", path.display())))?
         };
-        store.import(&bytes).map_err(|e| OpenError::Store(format!("{}: {e}", path.display())))?;
+        store
+            .import(&bytes)
+            .map_err(|e| OpenError::Store(format!("{}: {e} (the store file loads nothing)", path.display())))?;
     }
     Ok((Arc::new(OmsFacade::new(Arc::new(store))), None))
 }

@@ -22,12 +22,13 @@ use crate::store::persist::parse_all;
 use crate::store::record::{Parsed, Record};
 use crate::store::search::terms_of;
 
-/// Posting key of the grain-type index (the single-field keys use [`Key`]'s values).
-pub(crate) const KEY_TYPE: i64 = 8;
+/// Posting key of the grain-type index. The single-field keys use [`Key`]'s
+/// values (small integers); the composite keys sit far above them.
+pub(crate) const KEY_TYPE: i64 = 100;
 /// Posting keys of the pair indexes: subject+relation, relation+object, subject+object.
-pub(crate) const KEY_SP: i64 = 9;
-pub(crate) const KEY_PO: i64 = 10;
-pub(crate) const KEY_SO: i64 = 11;
+pub(crate) const KEY_SP: i64 = 101;
+pub(crate) const KEY_PO: i64 = 102;
+pub(crate) const KEY_SO: i64 = 103;
 
 /// The posting value of a pair.
 pub(crate) fn pair_value(a: &str, b: &str) -> String {
@@ -228,13 +229,39 @@ pub(crate) fn write_supersession(
     Ok(())
 }
 
+/// Why a bulk import must take the rules path instead: a grain whose
+/// consent effects or claims the in-memory rules must judge.
+enum NeedsRules {
+    No,
+    Yes,
+}
+
+/// Whether a parsed grain brings consent effects: it is a withdrawal, or its
+/// basis has a stored withdrawal.
+fn consent_effects(tx: &Transaction<'_>, p: &Parsed, withdrawn: &mut HashMap<String, bool>) -> Result<NeedsRules> {
+    if crate::store::consent::withdraws(&p.grain).is_some() {
+        return Ok(NeedsRules::Yes);
+    }
+    let Some(basis) = crate::store::record::str_field(&p.grain, "processing_basis") else { return Ok(NeedsRules::No) };
+    if !withdrawn.contains_key(basis) {
+        let has = !super::read::postings(tx, Key::PriorConsent as i64, basis)?.is_empty();
+        withdrawn.insert(basis.to_string(), has);
+    }
+    Ok(if withdrawn[basis] { NeedsRules::Yes } else { NeedsRules::No })
+}
+
 impl DurableStore {
-    /// Imports a `.mg` file: every grain is verified (address, schema,
-    /// signature) and every manifest entry checked before anything is
-    /// written; then grains, index state and supersession records are written
-    /// in one transaction, so a failed import leaves the store as it was.
-    /// Grains already stored are kept as they are; manifest state overwrites
-    /// the stored state (last writer wins, as the in-memory store does).
+    /// Imports a `.mg` file in one transaction, so a failed import leaves the
+    /// store as it was; grains already stored are kept as they are.
+    ///
+    /// A file that carries no manifest and no consent effects (the common
+    /// case, and every large generated file) is written in bulk: each batch
+    /// verified (address, schema, signature) on every core, then written.
+    /// Any other file is judged by the in-memory store's own import
+    /// (`Store::import`: every manifest claim replayed through the
+    /// invalidation policy, withdrawals applied) on a scratch store holding
+    /// the file and the stored grains its rules can reach, and what that
+    /// changed is written back.
     pub fn import_mg(&self, bytes: &[u8]) -> Result<ImportReport> {
         self.writable()?;
         let file = MgFile::open(bytes)?;
@@ -243,36 +270,44 @@ impl DurableStore {
         let now = self.now();
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(db_error)?;
-        let mut ingest = Ingest::begin(&tx)?;
-        let mut present = std::collections::HashSet::new();
-        let mut added = 0;
-        for batch in entries.chunks(BATCH) {
-            for p in parse_all(batch)? {
-                present.insert(p.address);
-                if ingest.add(p)?.is_some() {
-                    added += 1;
+        let mut report = ImportReport { in_file: entries.len(), added: 0, states: manifest.len() };
+        let mut rules = !manifest.is_empty();
+        if !rules {
+            let mut ingest = Ingest::begin(&tx)?;
+            let mut withdrawn = HashMap::new();
+            'batches: for batch in entries.chunks(BATCH) {
+                let parsed = parse_all(batch)?;
+                for p in &parsed {
+                    if matches!(consent_effects(&tx, p, &mut withdrawn)?, NeedsRules::Yes) {
+                        rules = true;
+                        break 'batches;
+                    }
+                }
+                for p in parsed {
+                    if ingest.add(p)?.is_some() {
+                        report.added += 1;
+                    }
+                }
+                ingest.flush()?;
+            }
+        }
+        if rules {
+            // Start again inside the same transaction, from what the store held.
+            tx.execute_batch("ROLLBACK; BEGIN IMMEDIATE").map_err(db_error)?;
+            let parsed = parse_all(&entries)?;
+            let mut seeds = super::write::Seeds::default();
+            for p in &parsed {
+                seeds.add_grain(&p.grain, p.address);
+            }
+            for state in manifest.values() {
+                if let Some(by) = state.superseded_by {
+                    seeds.add_grain_address(by);
                 }
             }
-            ingest.flush()?;
+            drop(parsed);
+            let (_, written) = self.evolve_in(&tx, &seeds, usize::MAX, |scratch| scratch.import(bytes))?;
+            report.added = written.added.len();
         }
-        for a in manifest.keys() {
-            if !present.contains(a) {
-                return Err(OmsError::schema("manifest", format!("entry for {a}, which is not in the file")));
-            }
-        }
-        super::write::check_claims(&tx, &manifest, &self.config)?;
-        for (address, state) in &manifest {
-            let id = ingest.id_of(address)?.ok_or_else(|| OmsError::Bug { detail: format!("{address} vanished") })?;
-            write_state(&tx, id, state)?;
-        }
-        for (old, state) in &manifest {
-            if let Some(new) = &state.superseded_by {
-                if let (Some(o), Some(n)) = (ingest.id_of(old)?, ingest.id_of(new)?) {
-                    write_supersession(&tx, n, o, state.system_valid_to.unwrap_or(now), None)?;
-                }
-            }
-        }
-        let report = ImportReport { in_file: entries.len(), added, states: manifest.len() };
         super::verify::append_audit(
             &tx,
             now,
@@ -284,7 +319,6 @@ impl DurableStore {
                 "states": report.states,
             }),
         )?;
-        drop(ingest);
         tx.commit().map_err(db_error)?;
         Ok(report)
     }

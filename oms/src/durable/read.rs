@@ -82,9 +82,10 @@ fn build_record(
 
 /// Loads the records of `ids` (ascending), in that order.
 pub(crate) fn load(conn: &Connection, ids: &[Id]) -> Result<Vec<(Id, Record)>> {
-    let grains = usize::try_from(read_stats(conn)?.grains).unwrap_or(usize::MAX);
     let mut out = Vec::with_capacity(ids.len());
-    if ids.len() > 64 && ids.len().saturating_mul(SCAN_FRACTION) > grains {
+    let scan = ids.len() > 64
+        && ids.len().saturating_mul(SCAN_FRACTION) > usize::try_from(read_stats(conn)?.grains).unwrap_or(usize::MAX);
+    if scan {
         let wanted: HashSet<Id> = ids.iter().copied().collect();
         let mut stmt = conn
             .prepare_cached(&format!(
@@ -379,6 +380,23 @@ impl DurableStore {
         let mut rs = load(&conn, &ids)?;
         rs.sort_by(|(_, a), (_, b)| a.system_valid_from().cmp(&b.system_valid_from()).then(a.address.cmp(&b.address)));
         Ok(rs.iter().map(|(_, r)| stored(r)).collect())
+    }
+
+    /// Grains scheduled for erasure by consent withdrawals, with their
+    /// deadlines (epoch ms), as [`crate::store::Store::scheduled_erasures`]
+    /// reports them: read from the index state of the covered grains.
+    pub fn scheduled_erasures(&self) -> Result<Vec<(ContentAddress, i64)>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached("SELECT id FROM grain_state ORDER BY id").map_err(db_error)?;
+        let ids = stmt
+            .query_map([], |r| r.get::<_, i64>(0))
+            .map_err(db_error)?
+            .map(|r| r.map_err(db_error).and_then(|id| Id::try_from(id).map_err(|_| rows::damaged("a grain id"))))
+            .collect::<Result<Vec<Id>>>()?;
+        let mut out: Vec<(ContentAddress, i64)> =
+            load(&conn, &ids)?.iter().filter_map(|(_, r)| Some((r.address, r.erasure_due()?))).collect();
+        out.sort();
+        Ok(out)
     }
 
     /// Up to `max` addresses at or after `start`, ascending (prefix lookups).

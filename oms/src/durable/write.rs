@@ -21,41 +21,56 @@ use super::{DurableStore, db_error};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::grain::Grain;
-use crate::mg::{IndexState, Manifest};
+use crate::mg::IndexState;
+use crate::store::consent::withdraws;
 use crate::store::indexes::{Id, Key};
 use crate::store::record::{Parsed, Record, derived_from, parse_entry, str_field};
 use crate::store::{MAX_HOPS, Store, StoreConfig};
-use crate::types::GrainType;
-use crate::value::Value;
 
 /// The most grains one write may need to look at.
 const MAX_WORKING_SET: usize = 100_000;
 
 /// Where a write's working set starts.
 #[derive(Default)]
-struct Seeds {
+pub(crate) struct Seeds {
+    /// Grains to load with their `derived_from` ancestors and predecessors.
     addresses: Vec<ContentAddress>,
+    /// Consents withdrawn: the grains on these bases are loaded (to be covered).
+    withdrawn: Vec<String>,
+    /// Bases of new grains: the withdrawals of these consents are loaded.
     bases: Vec<String>,
 }
 
 impl Seeds {
-    /// The grains a new grain's rules can reach: what it derives from, itself
-    /// when already stored, and what a consent withdrawal withdraws.
-    fn for_new(g: &Grain, address: ContentAddress) -> Seeds {
-        let mut s = Seeds { addresses: derived_from(g), bases: Vec::new() };
-        s.addresses.push(address);
-        if g.grain_type() == GrainType::Consent && g.get("is_withdrawal") == Some(&Value::Bool(true)) {
-            if let Some(prior) = str_field(g, "prior_consent") {
-                s.bases.push(prior.to_string());
-            }
+    /// Adds what a new (or imported) grain's rules can reach: itself when
+    /// already stored, what it derives from, the grains its withdrawal
+    /// covers, and the withdrawals of its own basis.
+    pub(crate) fn add_grain(&mut self, g: &Grain, address: ContentAddress) {
+        self.addresses.push(address);
+        self.addresses.extend(derived_from(g));
+        if let Some(prior) = withdraws(g) {
+            self.withdrawn.push(prior.to_string());
         }
+        if let Some(basis) = str_field(g, "processing_basis") {
+            self.bases.push(basis.to_string());
+        }
+    }
+
+    /// Adds a grain known only by its address (a manifest claim's target).
+    pub(crate) fn add_grain_address(&mut self, address: ContentAddress) {
+        self.addresses.push(address);
+    }
+
+    fn for_new(g: &Grain, address: ContentAddress) -> Seeds {
+        let mut s = Seeds::default();
+        s.add_grain(g, address);
         s
     }
 }
 
 /// The working set: the seeds, their `derived_from` ancestors and their
 /// supersession predecessors, each walk bounded by `MAX_HOPS`.
-fn working_set(tx: &Transaction<'_>, seeds: &Seeds) -> Result<Vec<(Id, Record)>> {
+fn working_set(tx: &Transaction<'_>, seeds: &Seeds, cap: usize) -> Result<Vec<(Id, Record)>> {
     let mut queue: VecDeque<(Id, usize)> = VecDeque::new();
     let mut seen: HashSet<Id> = HashSet::new();
     for a in &seeds.addresses {
@@ -65,19 +80,24 @@ fn working_set(tx: &Transaction<'_>, seeds: &Seeds) -> Result<Vec<(Id, Record)>>
             }
         }
     }
-    for basis in &seeds.bases {
-        for id in postings(tx, Key::Basis as i64, basis)? {
-            if seen.insert(id) {
-                queue.push_back((id, MAX_HOPS));
+    for (key, values) in [(Key::Basis, &seeds.withdrawn), (Key::PriorConsent, &seeds.bases)] {
+        let mut values: Vec<&String> = values.iter().collect();
+        values.sort_unstable();
+        values.dedup();
+        for v in values {
+            for id in postings(tx, key as i64, v)? {
+                if seen.insert(id) {
+                    queue.push_back((id, MAX_HOPS));
+                }
             }
         }
     }
     let mut back = tx.prepare_cached("SELECT old_id FROM supersessions WHERE new_id = ?1").map_err(db_error)?;
     let mut out = Vec::new();
     while let Some((id, depth)) = queue.pop_front() {
-        if out.len() >= MAX_WORKING_SET {
+        if out.len() >= cap {
             return Err(OmsError::Unsupported {
-                feature: format!("a write whose policy walk reaches more than {MAX_WORKING_SET} grains"),
+                feature: format!("a write whose policy walk reaches more than {cap} grains"),
             });
         }
         let Some((id, record)) = load(tx, &[id])?.into_iter().next() else { continue };
@@ -100,6 +120,65 @@ fn working_set(tx: &Transaction<'_>, seeds: &Seeds) -> Result<Vec<(Id, Record)>>
     Ok(out)
 }
 
+/// Writes back what a scratch store changed: new grains with their index
+/// rows, every changed index state, every new supersession record.
+fn write_back(
+    tx: &Transaction<'_>,
+    scratch: &Store,
+    before: &HashMap<ContentAddress, (Id, IndexState)>,
+    links: &[(ContentAddress, ContentAddress)],
+    now: i64,
+) -> Result<Written> {
+    let mut ingest = Ingest::begin(tx)?;
+    let mut ids: HashMap<ContentAddress, Id> = before.iter().map(|(a, (id, _))| (*a, *id)).collect();
+    let mut written = Written::default();
+    let addresses = scratch.addresses();
+    for address in &addresses {
+        if ids.contains_key(address) {
+            continue;
+        }
+        let s = scratch.peek(address).ok_or_else(|| OmsError::Bug { detail: format!("{address} vanished") })?;
+        let parsed = Parsed {
+            address: *address,
+            cose: s.signer().map(|_| s.entry().into()),
+            blob: s.blob().into(),
+            grain: s.grain().clone(),
+            signer: s.signer().map(str::to_string),
+        };
+        let id = match ingest.add(parsed)? {
+            Some(id) => {
+                written.added.push(*address);
+                id
+            }
+            None => ingest.id_of(address)?.ok_or_else(|| OmsError::Bug { detail: format!("{address} lost") })?,
+        };
+        ids.insert(*address, id);
+    }
+    ingest.flush()?;
+    drop(ingest);
+    let id_of_addr = |a: &ContentAddress| {
+        ids.get(a).copied().ok_or_else(|| OmsError::Bug { detail: format!("{a} has no id in the working set") })
+    };
+    for address in &addresses {
+        let after = scratch.peek(address).map(|s| s.index).unwrap_or_default();
+        let unchanged = match before.get(address) {
+            Some((_, b)) => *b == after,
+            None => after.is_default(),
+        };
+        if !unchanged {
+            write_state(tx, id_of_addr(address)?, &after)?;
+            written.states += 1;
+        }
+    }
+    for (new, old) in scratch.links() {
+        if !links.contains(&(new, old)) {
+            let at = scratch.peek(&old).and_then(|s| s.index.system_valid_to).unwrap_or(now);
+            write_supersession(tx, id_of_addr(&new)?, id_of_addr(&old)?, at, None)?;
+        }
+    }
+    Ok(written)
+}
+
 /// The supersession records among the working set, as `(new, old)` addresses.
 fn links_among(tx: &Transaction<'_>, set: &[(Id, Record)]) -> Result<Vec<(ContentAddress, ContentAddress)>> {
     let by_id: HashMap<Id, ContentAddress> = set.iter().map(|(id, r)| (*id, r.address)).collect();
@@ -115,79 +194,55 @@ fn links_among(tx: &Transaction<'_>, set: &[(Id, Record)]) -> Result<Vec<(Conten
     Ok(out)
 }
 
+/// What a write changed.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
+    /// Grains new to the store.
+    pub(crate) added: Vec<ContentAddress>,
+    /// Grains whose index state changed.
+    pub(crate) states: usize,
+}
+
 impl DurableStore {
     /// Runs `op` on a scratch store holding the working set of `seeds`, then
     /// writes back what it changed, all in one transaction.
     fn evolve<T>(&self, seeds: &Seeds, what: &str, op: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
         self.writable()?;
-        let now = self.now();
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
-        let set = working_set(&tx, seeds)?;
-        let links = links_among(&tx, &set)?;
+        let (out, written) = self.evolve_in(&tx, seeds, MAX_WORKING_SET, op)?;
+        append_audit(
+            &tx,
+            self.now(),
+            &serde_json::json!({
+                "op": what,
+                "added": written.added.iter().map(ContentAddress::to_hex).collect::<Vec<_>>(),
+                "states_changed": written.states,
+            }),
+        )?;
+        tx.commit().map_err(db_error)?;
+        Ok(out)
+    }
+
+    /// The body of [`DurableStore::evolve`] inside the caller's transaction.
+    pub(crate) fn evolve_in<T>(
+        &self,
+        tx: &Transaction<'_>,
+        seeds: &Seeds,
+        cap: usize,
+        op: impl FnOnce(&Store) -> Result<T>,
+    ) -> Result<(T, Written)> {
+        let now = self.now();
+        let set = working_set(tx, seeds, cap)?;
+        let links = links_among(tx, &set)?;
         let before: HashMap<ContentAddress, (Id, IndexState)> =
             set.iter().map(|(id, r)| (r.address, (*id, r.snapshot()))).collect();
         let config =
             StoreConfig { clock: std::sync::Arc::new(move || now), track_access: false, ..self.config.clone() };
         let scratch = Store::scratch(config, set.into_iter().map(|(_, r)| r).collect(), &links);
         let out = op(&scratch)?;
-
-        let mut ingest = Ingest::begin(&tx)?;
-        let mut ids: HashMap<ContentAddress, Id> = before.iter().map(|(a, (id, _))| (*a, *id)).collect();
-        let mut added = Vec::new();
-        for address in scratch.addresses() {
-            if ids.contains_key(&address) {
-                continue;
-            }
-            let s = scratch.peek(&address).ok_or_else(|| OmsError::Bug { detail: format!("{address} vanished") })?;
-            let parsed = Parsed {
-                address,
-                cose: s.signer().map(|_| s.entry().into()),
-                blob: s.blob().into(),
-                grain: s.grain().clone(),
-                signer: s.signer().map(str::to_string),
-            };
-            let id = match ingest.add(parsed)? {
-                Some(id) => id,
-                None => ingest.id_of(&address)?.ok_or_else(|| OmsError::Bug { detail: format!("{address} lost") })?,
-            };
-            ids.insert(address, id);
-            added.push(address);
-        }
-        ingest.flush()?;
-        drop(ingest);
-        let id_of_addr = |a: &ContentAddress| {
-            ids.get(a).copied().ok_or_else(|| OmsError::Bug { detail: format!("{a} has no id in the working set") })
-        };
-        let mut changed = 0;
-        for address in scratch.addresses() {
-            let after = scratch.peek(&address).map(|s| s.index).unwrap_or_default();
-            let unchanged = match before.get(&address) {
-                Some((_, b)) => *b == after,
-                None => after.is_default(),
-            };
-            if !unchanged {
-                write_state(&tx, id_of_addr(&address)?, &after)?;
-                changed += 1;
-            }
-        }
-        for (new, old) in scratch.links() {
-            if !links.contains(&(new, old)) {
-                let at = scratch.peek(&old).and_then(|s| s.index.system_valid_to).unwrap_or(now);
-                write_supersession(&tx, id_of_addr(&new)?, id_of_addr(&old)?, at, None)?;
-            }
-        }
-        append_audit(
-            &tx,
-            now,
-            &serde_json::json!({
-                "op": what,
-                "added": added.iter().map(ContentAddress::to_hex).collect::<Vec<_>>(),
-                "states_changed": changed,
-            }),
-        )?;
-        tx.commit().map_err(db_error)?;
-        Ok(out)
+        let written = write_back(tx, &scratch, &before, &links, now)?;
+        Ok((out, written))
     }
 
     /// `put` (§28.4): stores a blob or COSE_Sign1 envelope (verified), by the
@@ -216,31 +271,13 @@ impl DurableStore {
 
     /// Marks a grain contradicted (§23.7), subject to the same policies.
     pub fn contradict(&self, target: &ContentAddress, auth: &[Vec<u8>], justification: Option<&str>) -> Result<()> {
-        let seeds = Seeds { addresses: vec![*target], bases: Vec::new() };
+        let seeds = Seeds { addresses: vec![*target], ..Seeds::default() };
         self.evolve(&seeds, "contradict", |s| s.contradict(target, auth, justification))
     }
 
     /// Sets `verification_status` (§28.3), with the store's authorization rules.
     pub fn set_verification_status(&self, address: &ContentAddress, status: &str, auth: &[Vec<u8>]) -> Result<()> {
-        let seeds = Seeds { addresses: vec![*address], bases: Vec::new() };
+        let seeds = Seeds { addresses: vec![*address], ..Seeds::default() };
         self.evolve(&seeds, "set_verification_status", |s| s.set_verification_status(address, status, auth))
     }
-}
-
-/// Checks the portable claims of an imported manifest against what the
-/// transaction holds: every `superseded_by` names a stored grain.
-pub(crate) fn check_claims(tx: &Transaction<'_>, manifest: &Manifest, _config: &StoreConfig) -> Result<()> {
-    for (old, state) in manifest {
-        if let Some(new) = &state.superseded_by {
-            if id_of(tx, new)?.is_none() {
-                return Err(OmsError::NotFound { address: new.to_hex() }).map_err(|e| OmsError::Schema {
-                    field: "manifest".into(),
-                    problem: format!(
-                        "{old} is claimed superseded by {new}, which is neither in the file nor in the store ({e})"
-                    ),
-                });
-            }
-        }
-    }
-    Ok(())
 }

@@ -1,7 +1,9 @@
 //! Full verification of a `.mg` file: checksum, structure, every grain's
-//! decoding and address, every signature, the sorted/deduplicated flags and
-//! the manifest's references, reported precisely rather than stopping at the
-//! first failure.
+//! decoding and address, every signature, the sorted/deduplicated flags, the
+//! manifest's references and its claims (judged as `Store::import` judges
+//! them: a forged `superseded_by` on a locked grain or a reference to a grain
+//! that is not in the file fails), reported precisely rather than stopping
+//! at the first failure.
 
 use std::collections::HashSet;
 
@@ -141,6 +143,14 @@ pub fn verify(data: &[u8]) -> MgReport {
             if !seen.contains(a) {
                 report.errors.push(OmsError::schema("manifest", format!("entry for {a}, which is not in the file")));
             }
+        }
+    }
+    // The manifest's claims are judged as a load would judge them, once the
+    // grains themselves are sound (a load would refuse the file anyway).
+    if file.manifest().is_some() && report.is_ok() {
+        match crate::store::parse_file(&file) {
+            Ok(parsed) => report.errors.extend(crate::store::manifest_problems(&file, parsed)),
+            Err(e) => report.errors.push(e),
         }
     }
     report

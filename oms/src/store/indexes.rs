@@ -5,7 +5,8 @@
 //! The triple indexes follow a hexastore-like layout (S, P, O, SP, PO, SO),
 //! so every triple pattern with at least one bound position is answered from
 //! a posting list rather than a scan; the others cover the common filters of
-//! CAL (type, namespace, user, session, tag, consent basis), and a B-tree
+//! CAL (type, namespace, user, session, tag, consent basis) and the consent
+//! withdrawals of a consent (`prior_consent`), and a B-tree
 //! over `created_at` serves time ranges and recency order.
 
 use std::collections::{BTreeSet, HashMap};
@@ -77,6 +78,8 @@ pub(crate) enum Key {
     SessionId = 5,
     Tag = 6,
     Basis = 7,
+    /// `prior_consent` of Consent grains: the withdrawals of a consent.
+    PriorConsent = 8,
 }
 
 /// Two-field access paths of the hexastore layout.
@@ -166,7 +169,7 @@ fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Postings>, key: &K, id: I
 /// The strings a record is indexed under, per access path.
 pub(crate) fn fields(r: &Record) -> Vec<(Key, &str)> {
     let g = &r.body.grain;
-    let mut out = Vec::with_capacity(8);
+    let mut out = Vec::with_capacity(9);
     for (k, name) in [
         (Key::Subject, "subject"),
         (Key::Relation, "relation"),
@@ -175,6 +178,7 @@ pub(crate) fn fields(r: &Record) -> Vec<(Key, &str)> {
         (Key::UserId, "user_id"),
         (Key::SessionId, "session_id"),
         (Key::Basis, "processing_basis"),
+        (Key::PriorConsent, "prior_consent"),
     ] {
         if let Some(s) = str_field(g, name) {
             out.push((k, s));

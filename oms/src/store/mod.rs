@@ -5,13 +5,18 @@
 //! Concurrency: one `RwLock` around the whole state. Readers share it; every
 //! write (put, supersede, contradict, erase) takes it exclusively and checks
 //! everything before changing anything, so each write is atomic and
-//! supersession is linearizable. Access counters are atomics, updated under
+//! supersession is linearizable. `import` judges a file's manifest claims on
+//! the grains it has inserted and undoes the whole import when one fails,
+//! all under the same exclusive lock, so no reader sees a partial import. Access counters are atomics, updated under
 //! the read lock.
 //!
 //! `delete` (compliance erasure) exists here and only here: the CAL facade
 //! never exposes it.
 
+mod claims;
+pub(crate) mod consent;
 pub(crate) mod indexes;
+mod judge;
 pub(crate) mod persist;
 mod policy_walk;
 pub(crate) mod read;
@@ -22,9 +27,10 @@ pub mod policy;
 pub mod query;
 pub mod search;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+pub(crate) use claims::{manifest_problems, parse_file};
 pub use persist::SaveOptions;
 pub use query::{CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, View};
 pub use record::GrainBody;
@@ -129,6 +135,12 @@ impl Stored {
     pub fn signer(&self) -> Option<&str> {
         self.body.signer()
     }
+
+    /// Whether a consent withdrawal covers the grain (§8.10): it is out of
+    /// every view but the audit view `View::All`.
+    pub fn consent_withdrawn(&self) -> bool {
+        self.index.extra.contains_key(record::EXTRA_CONSENT_WITHDRAWN)
+    }
 }
 
 /// Content addresses are already uniform hashes: their first eight bytes
@@ -160,8 +172,6 @@ pub(crate) struct Inner {
     text: TextIndex,
     /// new → old, for walking chains backwards.
     supersedes: HashMap<Id, Id>,
-    /// Grains due for erasure after a consent withdrawal, with their deadline.
-    scheduled_erasure: BTreeMap<ContentAddress, i64>,
     live: usize,
 }
 
@@ -230,11 +240,6 @@ impl Store {
     /// Whether the store is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// Grains scheduled for erasure by consent withdrawals, with deadlines (epoch ms).
-    pub fn scheduled_erasures(&self) -> Vec<(ContentAddress, i64)> {
-        self.read().scheduled_erasure.iter().map(|(a, t)| (*a, *t)).collect()
     }
 }
 

@@ -1,7 +1,9 @@
-//! Persistence through `.mg` files (§11): load a store (merging the index
-//! manifest, §11.7) and save it back. Loading checks the whole file before
-//! touching the store, so a corrupt file loads nothing.
+//! Persistence through `.mg` files (§11): load a store (judging and merging
+//! the index manifest, §11.7) and save it back. Loading checks the whole
+//! file — every grain and every manifest claim — and a corrupt or forged
+//! file loads nothing.
 
+use super::claims::{Undo, parse_file};
 use super::record::{Parsed, parse_entry};
 use super::{Store, StoreConfig};
 use crate::address::ContentAddress;
@@ -26,14 +28,23 @@ impl Store {
     }
 
     /// Merges a `.mg` file into this store: every grain is verified (address,
-    /// schema, signature) and every manifest entry checked before anything is
-    /// inserted. Portable index fields from the manifest overwrite the
-    /// store's (last writer wins); local counters are restored. Returns the
-    /// number of grains that were new.
+    /// schema, signature) and every manifest entry checked before the store
+    /// changes. The manifest's claims are judged, not merely merged
+    /// (`claims.rs`): a supersession, contradiction, `contested` /
+    /// `retracted` status, `system_valid_to`, inherited policy or consent
+    /// withdrawal marker is accepted only when this store would have
+    /// permitted the operation it records, with the proof the file carries;
+    /// one failing claim fails the import with its code
+    /// (`ERR_INVALIDATION_DENIED`, `ERR_EVIDENCE_REQUIRED`, `ERR_CONFLICT`,
+    /// `ERR_SCHEMA`, or `ERR_INTEGRITY` for a reference to a grain that is in
+    /// neither the file nor the store) and leaves the store as it was.
+    /// Other index fields from the manifest overwrite the store's (last
+    /// writer wins); a claim the store already holds stays; local counters
+    /// are restored. Withdrawals in the file or the store cover the grains
+    /// of their consent. Returns the number of grains that were new.
     pub fn import(&self, bytes: &[u8]) -> Result<usize> {
         let file = MgFile::open(bytes)?;
-        let entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
-        let parsed = parse_all(&entries)?;
+        let parsed = parse_file(&file)?;
         let manifest = file.manifest().cloned().unwrap_or_default();
         let present: std::collections::HashSet<ContentAddress> = parsed.iter().map(|p| p.address).collect();
         for a in manifest.keys() {
@@ -41,31 +52,35 @@ impl Store {
                 return Err(OmsError::schema("manifest", format!("entry for {a}, which is not in the file")));
             }
         }
+        let now = self.now();
         let mut inner = self.write();
-        let mut added = 0;
+        let first_new = inner.records.len();
+        let mut added = Vec::new();
         for p in parsed {
             if !inner.by_address.contains_key(&p.address) {
-                inner.insert(p);
-                added += 1;
+                added.push(inner.insert(p));
             }
         }
-        for (a, st) in &manifest {
-            if let Some(id) = inner.id_of(a) {
-                if let Some(r) = inner.records.get_mut(id as usize).and_then(Option::as_mut) {
+        let mut undo = Undo::default();
+        let problems = self.apply_manifest(&mut inner, &manifest, &mut undo);
+        if let Some(first) = problems.into_iter().next() {
+            for id in undo.links {
+                inner.supersedes.remove(&id);
+            }
+            for (id, st) in &undo.states {
+                if let Some(r) = inner.record_mut(*id) {
                     r.state = IndexState { access_count: None, last_accessed_at: None, ..st.clone() };
                     r.restore_counters(st);
                 }
             }
-        }
-        // Rebuild the backward links of every chain the manifest describes.
-        let links: Vec<(ContentAddress, ContentAddress)> =
-            inner.records.iter().flatten().filter_map(|r| r.state.superseded_by.map(|by| (r.address, by))).collect();
-        for (old, new) in links {
-            if let (Some(o), Some(n)) = (inner.id_of(&old), inner.id_of(&new)) {
-                inner.supersedes.insert(n, o);
+            for id in added.iter().rev() {
+                inner.remove(*id);
             }
+            inner.records.truncate(first_new);
+            return Err(first);
         }
-        Ok(added)
+        inner.honour_withdrawals(&added, now, self.config.erasure_sla_ms);
+        Ok(added.len())
     }
 
     /// Saves every grain (envelopes for signed grains) in insertion order with

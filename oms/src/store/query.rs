@@ -37,6 +37,7 @@ pub enum CmpOp {
 /// Field names are full grain field names, dotted paths into maps
 /// (`context.model`), or the index-layer fields `verification_status`
 /// (default `"unverified"`), `contradicted` (default `false`),
+/// `consent_withdrawn` (default `false`; covered by a consent withdrawal),
 /// `superseded_by`, `system_valid_to`, `access_count`, `last_accessed_at`.
 /// A missing field satisfies no comparison, not even `!=`.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,14 +81,20 @@ pub enum Filter {
 }
 
 /// Which grains a query sees along system time (§15.2).
+///
+/// A grain covered by a consent withdrawal (§8.10) is in neither `Current`
+/// nor `AsOf` — at any T: processing stops when consent is withdrawn, and a
+/// question about the past is processing too. Only `All`, the audit view,
+/// still holds it (grant, withdrawal and data are retained until erased).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum View {
-    /// What the agent knows now: grains without `system_valid_to`.
+    /// What the agent knows now: grains without `system_valid_to`, not
+    /// superseded, not covered by a consent withdrawal.
     #[default]
     Current,
-    /// What the agent knew at system time T (epoch ms).
+    /// What the agent knew at system time T (epoch ms), withdrawn grains left out.
     AsOf(i64),
-    /// Everything, superseded and contradicted grains included (`WITH superseded`).
+    /// Everything, superseded, contradicted and withdrawn grains included.
     All,
 }
 
@@ -172,6 +179,7 @@ pub(crate) fn field_value(r: &Record, field: &str) -> Option<Value> {
             Some(Value::Str(r.state.verification_status.clone().unwrap_or_else(|| "unverified".into())))
         }
         "contradicted" => Some(Value::Bool(r.contradicted())),
+        "consent_withdrawn" => Some(Value::Bool(r.withdrawn())),
         "superseded_by" => r.state.superseded_by.map(|a| Value::Str(a.to_hex())),
         "system_valid_to" => r.state.system_valid_to.map(Value::from),
         "access_count" => Some(Value::from(r.access_count.load(std::sync::atomic::Ordering::Relaxed))),
@@ -264,8 +272,10 @@ impl View {
     /// Whether a record is visible in this view.
     pub(crate) fn admits(&self, r: &Record) -> bool {
         match self {
-            View::Current => r.state.system_valid_to.is_none() && r.state.superseded_by.is_none(),
-            View::AsOf(t) => r.system_valid_from() <= *t && r.state.system_valid_to.is_none_or(|end| end > *t),
+            View::Current => r.state.system_valid_to.is_none() && r.state.superseded_by.is_none() && !r.withdrawn(),
+            View::AsOf(t) => {
+                r.system_valid_from() <= *t && r.state.system_valid_to.is_none_or(|end| end > *t) && !r.withdrawn()
+            }
             View::All => true,
         }
     }

@@ -19,6 +19,18 @@ pub(crate) const EXTRA_CONTRADICTED: &str = "ct";
 pub(crate) const EXTRA_INHERITED_POLICY: &str = "ipi";
 /// Accepted under `soft_locked`: flagged for human review (§23.2).
 pub(crate) const EXTRA_REVIEW: &str = "review";
+/// The justification a `supersede` request gave (kept on the new grain, so
+/// the supersession can be judged again when a `.mg` file is imported).
+pub(crate) const EXTRA_SUPERSESSION_JUSTIFICATION: &str = "sj";
+/// The COSE signatures over `oms-contradict:<address>` that authorized a
+/// contradiction or a `contested` / `retracted` status.
+pub(crate) const EXTRA_INVALIDATION_AUTH: &str = "ia";
+/// The justification given with a contradiction.
+pub(crate) const EXTRA_INVALIDATION_JUSTIFICATION: &str = "ij";
+/// A consent withdrawal covers this grain: `{"by": <withdrawal address>,
+/// "at": <epoch ms>, "due": <erasure deadline, epoch ms>}` (`due` only for
+/// `consent_cascade` grains).
+pub(crate) const EXTRA_CONSENT_WITHDRAWN: &str = "cw";
 
 /// The immutable part of a stored grain, in one allocation so that a read
 /// touches one reference count.
@@ -116,6 +128,16 @@ impl Record {
 
     pub(crate) fn contradicted(&self) -> bool {
         matches!(self.state.extra.get(EXTRA_CONTRADICTED), Some(Value::Bool(true)))
+    }
+
+    /// Whether a consent withdrawal has taken this grain out of the current view.
+    pub(crate) fn withdrawn(&self) -> bool {
+        self.state.extra.contains_key(EXTRA_CONSENT_WITHDRAWN)
+    }
+
+    /// A string extra of the index layer.
+    pub(crate) fn extra_str(&self, key: &str) -> Option<&str> {
+        self.state.extra.get(key).and_then(Value::as_str)
     }
 
     /// The policy that governs this grain: its own `invalidation_policy`, or

@@ -1,43 +1,22 @@
 //! Write operations: `put`, `put_batch`, `supersede`, contradiction,
 //! verification status and compliance `delete`. Each takes the write lock,
-//! checks everything, and only then mutates, so it is all or nothing.
+//! checks everything (the judgements of `judge.rs`), and only then mutates,
+//! so it is all or nothing.
 
-use super::indexes::{Id, Key};
-use super::policy::{self, Op, Permit, Proof, contradict_auth_payload, supersede_auth_payload};
-use super::policy_walk::{Guard, Relation, guards};
+use super::indexes::Id;
+use super::judge::{Verdict, contradiction_proof, supersession_proof, valid_contradiction_auth};
+use super::policy::{Op, Proof};
 use super::record::{
-    EXTRA_CONTRADICTED, EXTRA_INHERITED_POLICY, EXTRA_REVIEW, Parsed, Record, derived_from, parse_entry, str_field,
+    EXTRA_CONTRADICTED, EXTRA_INHERITED_POLICY, EXTRA_INVALIDATION_AUTH, EXTRA_INVALIDATION_JUSTIFICATION,
+    EXTRA_REVIEW, EXTRA_SUPERSESSION_JUSTIFICATION, Parsed, Record, derived_from, parse_entry, str_field,
 };
 use super::{Inner, Store};
-use crate::address::{ContentAddress, unhex};
-use crate::cose;
+use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::grain::Grain;
 use crate::mg::VERIFICATION_STATUSES;
 use crate::types::GrainType;
-use crate::value::{Map, Value};
-
-/// Goal fields that an autonomous state transition must leave unchanged.
-const GOAL_CONTENT_FIELDS: &[&str] = &[
-    "description",
-    "criteria",
-    "criteria_structured",
-    "priority",
-    "parent_goals",
-    "depends_on",
-    "deadline",
-    "assigned_agent",
-    "expected_output",
-    "subject",
-    "relation",
-    "object",
-    "namespace",
-    "delegate_to",
-    "delegate_from",
-    "rollback_on_failure",
-    "allowed_transitions",
-    "evidence_required",
-];
+use crate::value::Value;
 
 impl Inner {
     pub(crate) fn insert(&mut self, p: Parsed) -> Id {
@@ -55,19 +34,39 @@ impl Inner {
         id
     }
 
-    fn remove(&mut self, id: Id) {
+    pub(crate) fn remove(&mut self, id: Id) {
         if let Some(r) = self.records.get_mut(id as usize).and_then(Option::take) {
             self.idx.remove(id, &r);
             self.text.remove(id, &r.body.grain);
             self.by_address.remove(&r.address);
             self.supersedes.remove(&id);
-            self.scheduled_erasure.remove(&r.address);
             self.live -= 1;
         }
     }
 
-    fn record_mut(&mut self, id: Id) -> Option<&mut Record> {
+    pub(crate) fn record_mut(&mut self, id: Id) -> Option<&mut Record> {
         self.records.get_mut(id as usize).and_then(Option::as_mut)
+    }
+
+    /// Records a permitted supersession of `old_id` by the stored grain
+    /// `new_id`: the chain link, the new grain's inherited policy and review
+    /// flag, and the old grain's `superseded_by` and `system_valid_to`
+    /// (`valid_to`).
+    pub(crate) fn link_supersession(&mut self, old_id: Id, new_id: Id, verdict: Verdict, valid_to: i64) {
+        let new_addr = self.record(new_id).map(|r| r.address);
+        self.supersedes.insert(new_id, old_id);
+        if let Some(r) = self.record_mut(new_id) {
+            if let Some(p) = verdict.inherited {
+                r.state.extra.insert(EXTRA_INHERITED_POLICY.into(), Value::Map(p));
+            }
+            if verdict.review {
+                r.state.extra.insert(EXTRA_REVIEW.into(), Value::Bool(true));
+            }
+        }
+        if let (Some(r), Some(a)) = (self.record_mut(old_id), new_addr) {
+            r.state.superseded_by = Some(a);
+            r.state.system_valid_to = Some(valid_to);
+        }
     }
 }
 
@@ -89,57 +88,14 @@ fn implied_supersession(inner: &Inner, g: &Grain) -> Option<ContentAddress> {
     None
 }
 
-fn auth_entries(g: &Grain) -> Vec<Vec<u8>> {
-    g.get("supersession_auth")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| match v {
-                    Value::Bin(b) => Some(b.clone()),
-                    Value::Str(s) => unhex(s),
-                    _ => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// DIDs of the valid COSE signatures over `payload` among `entries`.
-fn cosigners(entries: &[Vec<u8>], payload: &[u8]) -> Vec<String> {
-    entries
-        .iter()
-        .filter_map(|e| cose::verify_payload(e).ok())
-        .filter(|(_, p)| p.as_slice() == payload)
-        .map(|(did, _)| did)
-        .collect()
-}
-
-fn goal_state(g: &Grain) -> Option<&str> {
-    str_field(g, "goal_state")
-}
-
-/// An autonomous goal transition (§23.4): the new state is listed in the
-/// protected goal's `allowed_transitions` and nothing but the state (and its
-/// evidence and bookkeeping) changes.
-fn autonomous_transition(old: &Record, new: &Grain) -> bool {
-    let g = &old.body.grain;
-    if g.grain_type() != GrainType::Goal || new.grain_type() != GrainType::Goal {
-        return false;
-    }
-    let (Some(from), Some(to)) = (goal_state(g), goal_state(new)) else { return false };
-    let allowed = g
-        .get("allowed_transitions")
-        .and_then(Value::as_array)
-        .is_some_and(|a| a.iter().any(|s| s.as_str() == Some(to)));
-    from != to && allowed && GOAL_CONTENT_FIELDS.iter().all(|f| g.get(f) == new.get(f))
-}
-
 impl Store {
     /// `put` (§28.4): stores a blob or a COSE_Sign1 envelope (verified) and
     /// returns its address. Idempotent. Refuses `derived_from` claims that
     /// imply supersession (`ERR_INVALIDATION_DENIED`; use [`Store::supersede`]).
-    /// A consent withdrawal schedules erasure of the `consent_cascade` grains
-    /// it was the basis of.
+    /// A consent withdrawal takes every grain whose `processing_basis` is the
+    /// withdrawn consent out of the current view at once, and schedules the
+    /// `consent_cascade` ones for erasure; a grain put later on a withdrawn
+    /// basis is covered as it arrives.
     pub fn put(&self, entry: &[u8]) -> Result<ContentAddress> {
         let parsed = parse_entry(entry)?;
         let now = self.now();
@@ -152,12 +108,13 @@ impl Store {
                 reason: format!("derived_from {old} implies supersession; use supersede (§17.2)"),
             });
         }
-        let cascade = consent_cascade(&inner, &parsed.grain);
+        let covered = inner.covered_by(&parsed.grain);
         let address = parsed.address;
-        inner.insert(parsed);
-        for a in cascade {
-            inner.scheduled_erasure.entry(a).or_insert(now + self.config.erasure_sla_ms);
+        let id = inner.insert(parsed);
+        for c in covered {
+            inner.mark_withdrawn(c, address, now, self.config.erasure_sla_ms);
         }
+        inner.apply_withdrawals([id], now, self.config.erasure_sla_ms);
         Ok(address)
     }
 
@@ -172,6 +129,8 @@ impl Store {
     /// type and list `old` in `derived_from`. Refusals:
     /// `ERR_NOT_FOUND`, `ERR_CONFLICT` (already superseded or already stored),
     /// `ERR_SCHEMA`, `ERR_INVALIDATION_DENIED`, `ERR_EVIDENCE_REQUIRED`.
+    /// A justification given here is kept in the new grain's index layer, so
+    /// the supersession can be judged again when a saved file is imported.
     pub fn supersede(
         &self,
         old: &ContentAddress,
@@ -180,16 +139,7 @@ impl Store {
     ) -> Result<ContentAddress> {
         let parsed = parse_entry(new_entry)?;
         let now = self.now();
-        let auth = auth_entries(&parsed.grain);
-        let proof = Proof {
-            signers: parsed.signer.iter().cloned().collect(),
-            cosigners: cosigners(&auth, &supersede_auth_payload(old)),
-            justification: justification
-                .map(str::to_string)
-                .or_else(|| str_field(&parsed.grain, "supersession_justification").map(str::to_string)),
-            agent: str_field(&parsed.grain, "author_did").map(str::to_string),
-            now_ms: now,
-        };
+        let proof = supersession_proof(parsed.signer.as_deref(), &parsed.grain, old, justification, now);
         let mut inner = self.write();
         let old_id = inner.id_of(old).ok_or_else(|| OmsError::NotFound { address: old.to_hex() })?;
         let target = inner.record(old_id).ok_or_else(|| OmsError::NotFound { address: old.to_hex() })?;
@@ -199,99 +149,30 @@ impl Store {
         if inner.by_address.contains_key(&parsed.address) {
             return Err(OmsError::Conflict { reason: format!("{} is already stored", parsed.address) });
         }
-        if target.body.grain.grain_type() != parsed.grain.grain_type() {
-            return Err(OmsError::schema("type", "a superseding grain must have the type of the grain it supersedes"));
-        }
-        if !derived_from(&parsed.grain).contains(old) {
-            return Err(OmsError::schema(
-                "derived_from",
-                format!("a superseding grain must list {old} in derived_from"),
-            ));
-        }
-        let autonomous = autonomous_transition(target, &parsed.grain);
-        if autonomous {
-            self.check_evidence(target, &parsed.grain)?;
-        }
-        let mut review = false;
-        for Guard { record, relation } in guards(&inner, old_id, Some(&parsed.grain)) {
-            if autonomous && matches!(relation, Relation::Target | Relation::Predecessor) {
-                continue;
-            }
-            let Permit { review: r } = policy::check(
-                record.effective_policy(),
-                &record.address,
-                Op::Supersede,
-                &proof,
-                self.config.key_separation,
-            )?;
-            review |= r;
-        }
-        // Goal laundering (§23.5): an autonomous transition inherits the policy.
-        let inherited: Option<Map> = autonomous.then(|| target.effective_policy().cloned()).flatten();
+        let verdict = self.judge_supersession(&inner, old_id, &parsed.grain, &proof)?;
         let new_addr = parsed.address;
         let new_id = inner.insert(parsed);
-        inner.supersedes.insert(new_id, old_id);
-        if let Some(r) = inner.record_mut(new_id) {
-            if let Some(p) = inherited {
-                r.state.extra.insert(EXTRA_INHERITED_POLICY.into(), Value::Map(p));
-            }
-            if review {
-                r.state.extra.insert(EXTRA_REVIEW.into(), Value::Bool(true));
-            }
+        if let (Some(j), Some(r)) = (justification, inner.record_mut(new_id)) {
+            r.state.extra.insert(EXTRA_SUPERSESSION_JUSTIFICATION.into(), Value::Str(j.to_string()));
         }
-        if let Some(r) = inner.record_mut(old_id) {
-            r.state.superseded_by = Some(new_addr);
-            r.state.system_valid_to = Some(now);
-        }
+        inner.link_supersession(old_id, new_id, verdict, now);
+        inner.apply_withdrawals([new_id], now, self.config.erasure_sla_ms);
         Ok(new_addr)
-    }
-
-    fn check_evidence(&self, target: &Record, new: &Grain) -> Result<()> {
-        let to = goal_state(new).unwrap_or("");
-        if !matches!(to, "satisfied" | "failed") {
-            return Ok(());
-        }
-        let required = target.body.grain.get("evidence_required").and_then(Value::as_i64).unwrap_or(0).max(0) as usize;
-        let required = if required == 0 && self.config.require_transition_evidence { 1 } else { required };
-        let have = new.get("satisfaction_evidence").and_then(Value::as_array).map_or(0, <[Value]>::len);
-        if have < required {
-            return Err(OmsError::EvidenceRequired {
-                reason: format!(
-                    "transition of protected goal {} to {to:?} needs {required} satisfaction_evidence reference(s), got {have}",
-                    target.address
-                ),
-            });
-        }
-        Ok(())
     }
 
     /// Marks a grain contradicted (§23.7 bypass 1: subject to the same
     /// policies as supersession). `auth` holds COSE_Sign1 signatures over
     /// `oms-contradict:<address>`. Sets `contradicted`, `system_valid_to`
-    /// and `verification_status = "contested"`.
+    /// and `verification_status = "contested"`. The signatures that verified
+    /// and the justification are kept in the index layer, so the
+    /// contradiction can be judged again when a saved file is imported.
     pub fn contradict(&self, target: &ContentAddress, auth: &[Vec<u8>], justification: Option<&str>) -> Result<()> {
-        let signers = cosigners(auth, &contradict_auth_payload(target));
         let now = self.now();
-        let proof = Proof {
-            signers: signers.clone(),
-            cosigners: signers,
-            justification: justification.map(str::to_string),
-            agent: None,
-            now_ms: now,
-        };
+        let proof = contradiction_proof(target, auth, justification, now);
         let mut inner = self.write();
         let id = inner.id_of(target).ok_or_else(|| OmsError::NotFound { address: target.to_hex() })?;
-        let mut review = false;
-        for Guard { record, .. } in guards(&inner, id, None) {
-            review |= policy::check(
-                record.effective_policy(),
-                &record.address,
-                Op::Contradict,
-                &proof,
-                self.config.key_separation,
-            )?
-            .review;
-        }
+        let review = self.judge_invalidation(&inner, id, Op::Contradict, &proof)?;
+        let kept = valid_contradiction_auth(target, auth);
         if let Some(r) = inner.record_mut(id) {
             r.state.extra.insert(EXTRA_CONTRADICTED.into(), Value::Bool(true));
             r.state.system_valid_to.get_or_insert(now);
@@ -299,13 +180,19 @@ impl Store {
             if review {
                 r.state.extra.insert(EXTRA_REVIEW.into(), Value::Bool(true));
             }
+            if let Some(k) = kept {
+                r.state.extra.insert(EXTRA_INVALIDATION_AUTH.into(), k);
+            }
+            if let Some(j) = justification {
+                r.state.extra.insert(EXTRA_INVALIDATION_JUSTIFICATION.into(), Value::Str(j.to_string()));
+            }
         }
         Ok(())
     }
 
     /// Sets `verification_status` (§28.3). `contested` and `retracted` take a
     /// grain out of trusted status, so on protected grains they need the same
-    /// authorization as a contradiction.
+    /// authorization as a contradiction (kept in the index layer like it).
     pub fn set_verification_status(&self, address: &ContentAddress, status: &str, auth: &[Vec<u8>]) -> Result<()> {
         if !VERIFICATION_STATUSES.contains(&status) {
             return Err(OmsError::schema(
@@ -313,56 +200,42 @@ impl Store {
                 format!("must be one of {}", VERIFICATION_STATUSES.join(", ")),
             ));
         }
-        let signers = cosigners(auth, &contradict_auth_payload(address));
-        let proof = Proof { signers: signers.clone(), cosigners: signers, now_ms: self.now(), ..Proof::default() };
+        let proof = contradiction_proof(address, auth, None, self.now());
         let mut inner = self.write();
         let id = inner.id_of(address).ok_or_else(|| OmsError::NotFound { address: address.to_hex() })?;
-        if matches!(status, "contested" | "retracted") {
-            for Guard { record, .. } in guards(&inner, id, None) {
-                policy::check(
-                    record.effective_policy(),
-                    &record.address,
-                    Op::Contradict,
-                    &proof,
-                    self.config.key_separation,
-                )?;
-            }
+        let invalidates = matches!(status, "contested" | "retracted");
+        if invalidates {
+            self.judge_invalidation(&inner, id, Op::Contradict, &proof)?;
         }
+        let kept = invalidates.then(|| valid_contradiction_auth(address, auth)).flatten();
         if let Some(r) = inner.record_mut(id) {
             r.state.verification_status = Some(status.to_string());
+            if let Some(k) = kept {
+                r.state.extra.insert(EXTRA_INVALIDATION_AUTH.into(), k);
+            }
         }
         Ok(())
     }
 
     /// `delete` (§28.4): compliance erasure only (GDPR Art. 17, consent
     /// cascade). Refused with `ERR_INVALIDATION_DENIED` while the grain — or a
-    /// protecting ancestor — is under litigation hold. Not reachable from CAL.
+    /// protecting ancestor — is under litigation hold, and for a consent
+    /// withdrawal that still covers stored grains (§8.10 rule 3: both grant
+    /// and withdrawal are retained; the covered grains' markers name it).
+    /// Not reachable from CAL.
     pub fn delete(&self, address: &ContentAddress) -> Result<()> {
         let proof = Proof { now_ms: self.now(), ..Proof::default() };
         let mut inner = self.write();
         let id = inner.id_of(address).ok_or_else(|| OmsError::NotFound { address: address.to_hex() })?;
-        for Guard { record, .. } in guards(&inner, id, None) {
-            policy::check(record.effective_policy(), &record.address, Op::Erase, &proof, self.config.key_separation)?;
+        self.judge_invalidation(&inner, id, Op::Erase, &proof)?;
+        if inner.covers_any(id) {
+            return Err(OmsError::InvalidationDenied {
+                reason: format!(
+                    "cannot erase {address}: it is a consent withdrawal that still covers stored grains (§8.10)"
+                ),
+            });
         }
         inner.remove(id);
         Ok(())
     }
-}
-
-/// Grains a consent withdrawal makes due for erasure: those whose
-/// `processing_basis` is the withdrawn consent and whose mode is
-/// `consent_cascade`.
-fn consent_cascade(inner: &Inner, g: &Grain) -> Vec<ContentAddress> {
-    if g.grain_type() != GrainType::Consent || g.get("is_withdrawal") != Some(&Value::Bool(true)) {
-        return Vec::new();
-    }
-    let Some(prior) = str_field(g, "prior_consent") else { return Vec::new() };
-    inner
-        .idx
-        .postings(Key::Basis, prior)
-        .iter()
-        .filter_map(|id| inner.record(*id))
-        .filter(|r| r.effective_policy().and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("consent_cascade"))
-        .map(|r| r.address)
-        .collect()
 }
