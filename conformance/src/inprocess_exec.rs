@@ -117,10 +117,10 @@ pub fn execute_with<F: ReadFacade>(
     let now_ms = oms::time::parse_rfc3339_ms(clock)?;
     let token = Capability::parse(capability);
     let mut bound = Params::from_json_object(params);
-    if let Some(user) = &token.user {
-        if bound.get(CURRENT_USER_PARAM).is_none() {
-            bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
-        }
+    if let Some(user) = &token.user
+        && bound.get(CURRENT_USER_PARAM).is_none()
+    {
+        bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
     }
     Some(run(facade, query, now_ms, &bound, &token))
 }

@@ -205,7 +205,7 @@ fn mg_case(raw: RawMg) -> Result<MgCase, String> {
 
 /// Decodes hex (either case); `None` when malformed.
 pub fn decode_hex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     let digit = |b: u8| (b as char).to_digit(16);

@@ -30,12 +30,12 @@ static QUERIES: LazyLock<Vec<String>> = LazyLock::new(|| {
             continue;
         }
         for case in load_dir(&dir).cases {
-            if let Body::Parse(p) = &case.body {
-                if let (QueryInput::Text(t), ParseExpect::Accept { json: Some(_), .. }) = (&p.query, &p.expect) {
-                    if !t.contains('{') && t.len() < 2000 {
-                        out.push(t.clone());
-                    }
-                }
+            if let Body::Parse(p) = &case.body
+                && let (QueryInput::Text(t), ParseExpect::Accept { json: Some(_), .. }) = (&p.query, &p.expect)
+                && !t.contains('{')
+                && t.len() < 2000
+            {
+                out.push(t.clone());
             }
         }
     }

@@ -124,10 +124,10 @@ impl<W: Write + Send + std::fmt::Debug> JsonLinesAudit<W> {
 
 impl<W: Write + Send + std::fmt::Debug> AuditSink for JsonLinesAudit<W> {
     fn record(&self, entry: &AuditEntry) {
-        if let Ok(mut out) = self.out.lock() {
-            if writeln!(out, "{}", entry.to_json()).and_then(|()| out.flush()).is_err() {
-                eprintln!("warning: the audit entry for {} could not be written", entry.query_hash);
-            }
+        if let Ok(mut out) = self.out.lock()
+            && writeln!(out, "{}", entry.to_json()).and_then(|()| out.flush()).is_err()
+        {
+            eprintln!("warning: the audit entry for {} could not be written", entry.query_hash);
         }
     }
 }

@@ -299,11 +299,11 @@ impl<F: ReadFacade> Interpreter<F> {
 }
 
 fn run_query(cx: &mut Ctx<'_>, query: &Query, plan: &Plan) -> Result<Map<String, Json>, Diagnostic> {
-    if let Some(v) = query.version {
-        if v.major != 1 {
-            return Err(Diagnostic::new(Code::E100, v.span, format!("CAL/{} is not supported.", v.major))
-                .with_suggestion("Write CAL/1 or no version prefix."));
-        }
+    if let Some(v) = query.version
+        && v.major != 1
+    {
+        return Err(Diagnostic::new(Code::E100, v.span, format!("CAL/{} is not supported.", v.major))
+            .with_suggestion("Write CAL/1 or no version prefix."));
     }
     let statement = match &query.body {
         QueryBody::Statement(s) => s,

@@ -69,10 +69,10 @@ fn result_line(out: &mut String, indent: &str, r: &Json) {
             marks.push_str(" (contradicted)");
         }
     }
-    if let Some(c) = r.get("contradictions").and_then(|c| c.get("conflicts_with")).and_then(Json::as_array) {
-        if !c.is_empty() {
-            let _ = write!(marks, " (conflicts with {})", c.len());
-        }
+    if let Some(c) = r.get("contradictions").and_then(|c| c.get("conflicts_with")).and_then(Json::as_array)
+        && !c.is_empty()
+    {
+        let _ = write!(marks, " (conflicts with {})", c.len());
     }
     match r.get("version") {
         Some(v) => {

@@ -94,10 +94,10 @@ pub fn param(cx: &Ctx<'_>, name: &str, span: Span) -> Result<Lit, Diagnostic> {
                 .with_suggestion("Bind a string, number, boolean or array.")
         });
     }
-    if name == CURRENT_USER_PARAM {
-        if let Some(user) = &cx.opts.user {
-            return Ok(Lit::Str(user.clone()));
-        }
+    if name == CURRENT_USER_PARAM
+        && let Some(user) = &cx.opts.user
+    {
+        return Ok(Lit::Str(user.clone()));
     }
     Err(unbound(name, span))
 }

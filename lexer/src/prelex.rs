@@ -65,17 +65,17 @@ pub fn check_bidi(text: &str) -> Vec<Diagnostic> {
     let mut i = 0;
     while let Some(p) = bytes[i..].iter().position(|&b| b == 0xE2) {
         let at = i + p;
-        if let Some(c) = text.get(at..).and_then(|s| s.chars().next()) {
-            if is_bidi_control(c) {
-                out.push(
-                    Diagnostic::new(
-                        Code::E071,
-                        Span::new(at, at + c.len_utf8()),
-                        format!("Bidirectional control character U+{:04X} is not allowed in a query.", c as u32),
-                    )
-                    .with_suggestion("Remove the character; grain content is stored in logical order (§16.3)."),
-                );
-            }
+        if let Some(c) = text.get(at..).and_then(|s| s.chars().next())
+            && is_bidi_control(c)
+        {
+            out.push(
+                Diagnostic::new(
+                    Code::E071,
+                    Span::new(at, at + c.len_utf8()),
+                    format!("Bidirectional control character U+{:04X} is not allowed in a query.", c as u32),
+                )
+                .with_suggestion("Remove the character; grain content is stored in logical order (§16.3)."),
+            );
         }
         i = at + 1;
     }

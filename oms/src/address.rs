@@ -112,7 +112,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// Decodes hex (either case, whitespace ignored); `None` if malformed.
 pub fn unhex(s: &str) -> Option<Vec<u8>> {
     let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     digits

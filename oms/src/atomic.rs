@@ -49,13 +49,12 @@ impl AtomicFile {
         let temp = path.with_file_name(temp_name);
         let file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
         let mut out = AtomicFile { target: path.to_path_buf(), temp, file: Some(file) };
-        if let Ok(meta) = std::fs::metadata(path) {
-            if let Some(f) = &out.file {
-                if let Err(e) = f.set_permissions(meta.permissions()) {
-                    out.discard();
-                    return Err(e);
-                }
-            }
+        if let Ok(meta) = std::fs::metadata(path)
+            && let Some(f) = &out.file
+            && let Err(e) = f.set_permissions(meta.permissions())
+        {
+            out.discard();
+            return Err(e);
         }
         Ok(out)
     }

@@ -140,11 +140,11 @@ fn with_text_kid(cose: &[u8]) -> Option<CoseSign1> {
     let CborValue::Map(mut entries) = cbor_item(&original)? else { return None };
     let mut text_kid = false;
     for (label, value) in &mut entries {
-        if matches!(label, CborValue::Integer(i) if i128::from(*i) == 4) {
-            if let CborValue::Text(t) = value {
-                *value = CborValue::Bytes(std::mem::take(t).into_bytes());
-                text_kid = true;
-            }
+        if matches!(label, CborValue::Integer(i) if i128::from(*i) == 4)
+            && let CborValue::Text(t) = value
+        {
+            *value = CborValue::Bytes(std::mem::take(t).into_bytes());
+            text_kid = true;
         }
     }
     if !text_kid {

@@ -37,12 +37,11 @@ pub fn from_json(j: &Json) -> Value {
         Json::String(s) => Value::Str(s.clone()),
         Json::Array(a) => Value::Array(a.iter().map(from_json).collect()),
         Json::Object(o) => {
-            if o.len() == 1 {
-                if let Some(Json::String(h)) = o.get(BIN_KEY) {
-                    if let Some(bytes) = unhex(h) {
-                        return Value::Bin(bytes);
-                    }
-                }
+            if o.len() == 1
+                && let Some(Json::String(h)) = o.get(BIN_KEY)
+                && let Some(bytes) = unhex(h)
+            {
+                return Value::Bin(bytes);
             }
             Value::Map(o.iter().map(|(k, v)| (k.clone(), from_json(v))).collect())
         }

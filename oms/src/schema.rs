@@ -62,20 +62,20 @@ fn float_slot(v: &mut Value, fix: bool, path: impl FnOnce() -> String) -> Option
 /// left to validation.
 fn float_positions(map: &mut Map, fix: bool) -> Option<String> {
     for name in FLOAT_FIELDS {
-        if let Some(v) = map.get_mut(*name) {
-            if let Some(p) = float_slot(v, fix, || (*name).to_string()) {
-                return Some(p);
-            }
+        if let Some(v) = map.get_mut(*name)
+            && let Some(p) = float_slot(v, fix, || (*name).to_string())
+        {
+            return Some(p);
         }
     }
     for (array, key) in ELEMENT_FLOAT_FIELDS {
         let Some(Value::Array(items)) = map.get_mut(*array) else { continue };
         for (i, item) in items.iter_mut().enumerate() {
             let Value::Map(entry) = item else { continue };
-            if let Some(v) = entry.get_mut(*key) {
-                if let Some(p) = float_slot(v, fix, || format!("{array}[{i}].{key}")) {
-                    return Some(p);
-                }
+            if let Some(v) = entry.get_mut(*key)
+                && let Some(p) = float_slot(v, fix, || format!("{array}[{i}].{key}"))
+            {
+                return Some(p);
             }
         }
     }
@@ -172,10 +172,10 @@ impl<'a> Fields<'a> {
     }
 
     fn require_int(&self, name: &str) -> Result<()> {
-        if let Some(v) = self.require(name)? {
-            if !matches!(v, Value::Int(_)) {
-                return Err(OmsError::schema(name, format!("must be an integer, got {}", v.kind())));
-            }
+        if let Some(v) = self.require(name)?
+            && !matches!(v, Value::Int(_))
+        {
+            return Err(OmsError::schema(name, format!("must be an integer, got {}", v.kind())));
         }
         Ok(())
     }
@@ -247,19 +247,17 @@ impl std::fmt::Display for Warning {
 pub fn warnings(ty: GrainType, map: &Map) -> Vec<Warning> {
     let f = Fields { map, elided: map.get("_elided").and_then(Value::as_map) };
     let mut out = Vec::new();
-    if ty == GrainType::Observation {
-        if let Some(observer) = f.get("observer_type").and_then(Value::as_str) {
-            if MODEL_RECOMMENDED_OBSERVERS.contains(&observer)
-                && f.get("observer_model").is_none()
-                && !f.is_elided("observer_model")
-            {
-                out.push(Warning {
-                    code: "WARN_OBSERVER_MODEL",
-                    field: "observer_model".into(),
-                    message: format!("is recommended when observer_type is {observer:?} (§24.2, §17.2)"),
-                });
-            }
-        }
+    if ty == GrainType::Observation
+        && let Some(observer) = f.get("observer_type").and_then(Value::as_str)
+        && MODEL_RECOMMENDED_OBSERVERS.contains(&observer)
+        && f.get("observer_model").is_none()
+        && !f.is_elided("observer_model")
+    {
+        out.push(Warning {
+            code: "WARN_OBSERVER_MODEL",
+            field: "observer_model".into(),
+            message: format!("is recommended when observer_type is {observer:?} (§24.2, §17.2)"),
+        });
     }
     out
 }
@@ -273,10 +271,10 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
         GrainType::Belief => {
             f.require_str("subject")?;
             f.require_str("relation")?;
-            if let Some(o) = f.require("object")? {
-                if !matches!(o, Value::Str(_) | Value::Map(_)) {
-                    return Err(OmsError::schema("object", format!("must be a string or map, got {}", o.kind())));
-                }
+            if let Some(o) = f.require("object")?
+                && !matches!(o, Value::Str(_) | Value::Map(_))
+            {
+                return Err(OmsError::schema("object", format!("must be a string or map, got {}", o.kind())));
             }
             f.require("confidence")?;
             f.require("created_at")?;
@@ -294,10 +292,10 @@ pub fn validate(ty: GrainType, map: &Map) -> Result<()> {
             content_blocks(&f)?;
         }
         GrainType::State => {
-            if let Some(c) = f.require("context")? {
-                if !matches!(c, Value::Map(_)) {
-                    return Err(OmsError::schema("context", "must be a map"));
-                }
+            if let Some(c) = f.require("context")?
+                && !matches!(c, Value::Map(_))
+            {
+                return Err(OmsError::schema("context", "must be a map"));
             }
             f.require("created_at")?;
         }
@@ -579,10 +577,10 @@ fn action(f: &Fields<'_>) -> Result<()> {
             ));
         }
     }
-    if let Some(v) = f.get("is_error") {
-        if !matches!(v, Value::Bool(_)) {
-            return Err(OmsError::schema("is_error", "must be a boolean"));
-        }
+    if let Some(v) = f.get("is_error")
+        && !matches!(v, Value::Bool(_))
+    {
+        return Err(OmsError::schema("is_error", "must be a boolean"));
     }
     Ok(())
 }

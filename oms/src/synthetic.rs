@@ -55,10 +55,10 @@ pub fn mixed_grain(i: usize, now_ms: i64) -> serde_json::Value {
         serde_json::json!({ "type": "belief", "subject": subject, "relation": RELATIONS[(r >> 8) as usize % 8],
             "object": text(r), "confidence": ((r >> 20) % 100) as f64 / 100.0, "created_at": created,
             "namespace": "bench", "user_id": format!("user-{}", i % 1000),
-            "structural_tags": ["bench", if r % 3 == 0 { "hot" } else { "cold" }] })
+            "structural_tags": ["bench", if r.is_multiple_of(3) { "hot" } else { "cold" }] })
     } else if kind < 9 {
         serde_json::json!({ "type": "event", "subject": subject, "content": text(r),
-            "role": if r % 2 == 0 { "user" } else { "assistant" }, "session_id": format!("sess-{}", i / 40),
+            "role": if r.is_multiple_of(2) { "user" } else { "assistant" }, "session_id": format!("sess-{}", i / 40),
             "created_at": created, "namespace": "bench", "user_id": format!("user-{}", i % 1000) })
     } else {
         serde_json::json!({ "type": "observation", "subject": subject, "observer_id": format!("obs-{}", i % 50),

@@ -103,8 +103,9 @@ fn writes_follow_the_memory_stores_rules() {
         r#"{"type":"belief","subject":"bob","relation":"role","object":"dev","confidence":0.9,"created_at":1000,
         "invalidation_policy":{"mode":"soft_locked"}}"#,
     );
-    type Step<'a> = (&'a str, Box<dyn Fn(&dyn Ops) -> Result<String, String> + 'a>);
-    let put = |g: Grain| -> Box<dyn Fn(&dyn Ops) -> Result<String, String>> { Box::new(move |s| s.put(&bytes(&g))) };
+    type Op<'a> = Box<dyn Fn(&dyn Ops) -> Result<String, String> + 'a>;
+    type Step<'a> = (&'a str, Op<'a>);
+    let put = |g: Grain| -> Op<'static> { Box::new(move |s| s.put(&bytes(&g))) };
     let addr = |g: &Grain| ContentAddress::of(&bytes(g));
     let (a_locked, a_open, a_soft) = (addr(&locked), addr(&open), addr(&soft));
     let next = |old: &ContentAddress, subject: &str, relation: &str, object: &str, extra: &str| {
@@ -232,16 +233,30 @@ fn grains_cannot_be_rewritten_or_deleted_even_by_hand() {
         }
     }
     for sql in [
-        "INSERT OR REPLACE INTO grains SELECT * FROM grains LIMIT 1",
-        "REPLACE INTO grains (id, address, type, created_at, blob) SELECT id + 1000, address, type, 0, x'00' FROM grains LIMIT 1",
         "INSERT OR REPLACE INTO supersessions SELECT new_id, old_id, 0, 'x' FROM supersessions LIMIT 1",
         "INSERT OR REPLACE INTO audit SELECT seq, 0, '{}', prev, hash FROM audit LIMIT 1",
     ] {
         let err = conn.execute(sql, []).expect_err(sql);
         assert!(err.to_string().contains("append-only"), "{sql}: {err}");
     }
+    let replacing = [
+        "INSERT OR REPLACE INTO grains SELECT id, address, type, created_at, blob, cose, signer FROM grains LIMIT 1",
+        "REPLACE INTO grains (id, address, type, created_at, blob) SELECT id + 1000, address, type, 0, x'00' FROM grains LIMIT 1",
+    ];
+    // As every connection of the store has it: a REPLACE fires the delete trigger.
+    conn.execute_batch("PRAGMA recursive_triggers = ON").unwrap();
+    for sql in replacing {
+        let err = conn.execute(sql, []).expect_err(sql);
+        assert!(err.to_string().contains("append-only"), "{sql}: {err}");
+    }
     drop(conn);
     db.verify().unwrap();
+    // A foreign connection without it can replace a row, and `verify` names what it broke.
+    let foreign = rusqlite::Connection::open(db.path()).unwrap();
+    foreign.execute(replacing[1], []).unwrap();
+    drop(foreign);
+    let err = db.verify().unwrap_err();
+    assert!(matches!(err.code(), "ERR_INTEGRITY" | "ERR_CORRUPT"), "{err}");
 }
 
 /// No statement in the durable store's source removes or overwrites a row of

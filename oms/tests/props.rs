@@ -56,10 +56,10 @@ fn extras() -> impl Strategy<Value = Map> {
     ]);
     prop::collection::btree_map(known.prop_map(str::to_string), value(), 0..6).prop_map(|mut m| {
         for k in ["user_id", "namespace", "author_did", "entity_id", "license"] {
-            if let Some(v) = m.get(k) {
-                if !matches!(v, Value::Str(_)) {
-                    m.remove(k);
-                }
+            if let Some(v) = m.get(k)
+                && !matches!(v, Value::Str(_))
+            {
+                m.remove(k);
             }
         }
         m

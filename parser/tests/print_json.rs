@@ -224,10 +224,10 @@ fn remove(v: &mut Value, pointer: &str) {
             map.shift_remove(last);
         }
         Some(Value::Array(items)) => {
-            if let Ok(i) = last.parse::<usize>() {
-                if i < items.len() {
-                    items.remove(i);
-                }
+            if let Ok(i) = last.parse::<usize>()
+                && i < items.len()
+            {
+                items.remove(i);
             }
         }
         _ => {}

@@ -86,10 +86,10 @@ fn limit_of(stages: &[PlanStage], recent: bool, params: &serde_json::Map<String,
     for s in stages {
         let (value, src) = match &s.kind {
             StageKind::Limit(v) => {
-                if let IntOrParam::Param(name, _) = v {
-                    if !params.contains_key(name.as_str()) {
-                        param = Some(name.to_string());
-                    }
+                if let IntOrParam::Param(name, _) = v
+                    && !params.contains_key(name.as_str())
+                {
+                    param = Some(name.to_string());
                 }
                 let src = if s.implicit {
                     LimitSource::Default

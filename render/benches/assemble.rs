@@ -42,7 +42,7 @@ fn grain(i: usize, subject: &str) -> serde_json::Value {
             "namespace": "bench", "user_id": subject })
         }
         13..17 => {
-            serde_json::json!({ "type": "event", "content": text(r), "role": if r % 2 == 0 { "user" } else { "assistant" },
+            serde_json::json!({ "type": "event", "content": text(r), "role": if r.is_multiple_of(2) { "user" } else { "assistant" },
             "session_id": format!("sess-{}", i / 40), "created_at": created, "namespace": "bench", "user_id": subject })
         }
         17 => {

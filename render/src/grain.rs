@@ -57,10 +57,11 @@ impl GrainInput {
     pub fn field(&self, field: &str) -> Option<Value> {
         // `goal_state` is stored in OMS words (`satisfied`) and shown in CAL's (`completed`), so
         // it always goes through the mapping below.
-        if field != "context" && field != "goal_state" {
-            if let Some(v) = self.raw(field) {
-                return Some(v.clone());
-            }
+        if field != "context"
+            && field != "goal_state"
+            && let Some(v) = self.raw(field)
+        {
+            return Some(v.clone());
         }
         let mapped = match field {
             "time" => "created_at",

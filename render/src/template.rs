@@ -359,10 +359,10 @@ pub fn try_render_assembly(
                 None => preset_part(parent, K::Element, a, None, Some(e)),
             });
         }
-        if r.is_some_and(|r| r.truncated) {
-            if let Some(x) = own(K::ElementOmit) {
-                push(Some(section(x, &sscope, d)?));
-            }
+        if r.is_some_and(|r| r.truncated)
+            && let Some(x) = own(K::ElementOmit)
+        {
+            push(Some(section(x, &sscope, d)?));
         }
     }
     push(match own(K::Footer) {

@@ -129,10 +129,10 @@ impl Session {
         };
         let (facade, durable) = open_memory(&args.stores, demo_memory, now_ms)?;
         let mut params = Params::from_args(&args.params).map_err(|e| OpenError::Usage(e.to_string()))?;
-        if let Some(user) = &args.user {
-            if params.get(cal_planner::CURRENT_USER_PARAM).is_none() {
-                params.bind(cal_planner::CURRENT_USER_PARAM, serde_json::Value::String(user.clone()));
-            }
+        if let Some(user) = &args.user
+            && params.get(cal_planner::CURRENT_USER_PARAM).is_none()
+        {
+            params.bind(cal_planner::CURRENT_USER_PARAM, serde_json::Value::String(user.clone()));
         }
         let opts = ExecOptions {
             now_ms,
@@ -190,13 +190,13 @@ impl Session {
     }
 }
 
+/// An opened memory: the facade queries go through, and the durable facade to ask for
+/// store failures when the memory is one database.
+type Memory = (Arc<dyn ReadFacade>, Option<Arc<DurableFacade>>);
+
 /// Opens the memory: the demo, one store database (read from disk query by query), or
 /// `.mg` files and databases merged into one in-memory store.
-fn open_memory(
-    paths: &[PathBuf],
-    demo_memory: bool,
-    now_ms: i64,
-) -> Result<(Arc<dyn ReadFacade>, Option<Arc<DurableFacade>>), OpenError> {
+fn open_memory(paths: &[PathBuf], demo_memory: bool, now_ms: i64) -> Result<Memory, OpenError> {
     if demo_memory {
         let store =
             demo::load(now_ms).map_err(|e| OpenError::Store(format!("the built-in demo memory does not load: {e}")))?;
@@ -206,12 +206,12 @@ fn open_memory(
     let is_db = |p: &PathBuf| {
         durable::is_database(p).map_err(|e| OpenError::Usage(format!("cannot read {}: {e}", p.display())))
     };
-    if let [one] = paths {
-        if is_db(one)? {
-            let store = open_database(one, config)?;
-            let facade = Arc::new(DurableFacade::new(Arc::new(store)));
-            return Ok((facade.clone(), Some(facade)));
-        }
+    if let [one] = paths
+        && is_db(one)?
+    {
+        let store = open_database(one, config)?;
+        let facade = Arc::new(DurableFacade::new(Arc::new(store)));
+        return Ok((facade.clone(), Some(facade)));
     }
     let store = Store::new(config.clone());
     for path in paths {

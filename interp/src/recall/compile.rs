@@ -330,10 +330,10 @@ pub fn compile(
     if view == ViewPlan::NotSuperseded {
         out.posts.push(Post::NotSuperseded);
     }
-    if let Some(g) = r.grain_type {
-        if let Ok(t) = oms::GrainType::from_byte(g.grain_type.oms_code()) {
-            out.filters.push(Filter::Type(t));
-        }
+    if let Some(g) = r.grain_type
+        && let Ok(t) = oms::GrainType::from_byte(g.grain_type.oms_code())
+    {
+        out.filters.push(Filter::Type(t));
     }
     match (&cx.config.namespace, &r.scope) {
         (Some(ns), scope) => {

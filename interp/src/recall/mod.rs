@@ -174,27 +174,27 @@ pub fn run(cx: &mut Ctx<'_>, plan: &RecallPlan, skip: usize) -> Result<RecallOut
     let mut compiled = compile(cx, r, plan.view, &subs, &extra)?;
     if counts_only(plan) && compiled.posts.is_empty() && !o.needs_all() {
         let mut n = count(cx, &compiled)?;
-        if n == 0 {
-            if let Some(fb) = &plan.desugared.fallback {
-                cx.stats.note("ABOUT found nothing with subject = …; it fell back to WHERE query = … (§9.1)");
-                compiled = compile(cx, fb, plan.view, &subs, &extra)?;
-                if compiled.posts.is_empty() {
-                    n = count(cx, &compiled)?;
-                } else {
-                    let f = fetch(cx, &compiled, plan, &o, 0)?;
-                    n = f.rows.len();
-                }
+        if n == 0
+            && let Some(fb) = &plan.desugared.fallback
+        {
+            cx.stats.note("ABOUT found nothing with subject = …; it fell back to WHERE query = … (§9.1)");
+            compiled = compile(cx, fb, plan.view, &subs, &extra)?;
+            if compiled.posts.is_empty() {
+                n = count(cx, &compiled)?;
+            } else {
+                let f = fetch(cx, &compiled, plan, &o, 0)?;
+                n = f.rows.len();
             }
         }
         return Ok(RecallOut { flow: Flow::Count(n as u64), shaping: Shaping::default(), total: n, more: false });
     }
     let mut fetched = fetch(cx, &compiled, plan, &o, skip)?;
-    if fetched.total == 0 {
-        if let Some(fb) = &plan.desugared.fallback {
-            cx.stats.note("ABOUT found nothing with subject = …; it fell back to WHERE query = … (§9.1)");
-            compiled = compile(cx, fb, plan.view, &subs, &extra)?;
-            fetched = fetch(cx, &compiled, plan, &o, skip)?;
-        }
+    if fetched.total == 0
+        && let Some(fb) = &plan.desugared.fallback
+    {
+        cx.stats.note("ABOUT found nothing with subject = …; it fell back to WHERE query = … (§9.1)");
+        compiled = compile(cx, fb, plan.view, &subs, &extra)?;
+        fetched = fetch(cx, &compiled, plan, &o, skip)?;
     }
     let Fetched { mut rows, total, window, more: fetched_more } = fetched;
     if let Some(f) = &o.dedup {

@@ -193,10 +193,10 @@ fn extract(rows: &[Row], e: Extractor) -> Vec<String> {
             Extractor::Objects => fields::value(&r.hit, "object").map(|v| fields::to_text(&v)),
             Extractor::Hashes => Some(format!("sha256:{}", r.hit.address.to_hex())),
         };
-        if let Some(v) = v {
-            if seen.insert(v.clone()) {
-                out.push(v);
-            }
+        if let Some(v) = v
+            && seen.insert(v.clone())
+        {
+            out.push(v);
         }
     }
     out

@@ -64,10 +64,10 @@ impl<'a> Emitter<'a> {
         }
         let event = Event { assembly_id: self.assembly_id.clone(), seq: self.seq, body };
         self.seq += 1;
-        if let Control::Cancel(reason) = self.sink.event(&event) {
-            if self.cancelled.is_none() {
-                self.cancelled = Some(reason);
-            }
+        if let Control::Cancel(reason) = self.sink.event(&event)
+            && self.cancelled.is_none()
+        {
+            self.cancelled = Some(reason);
         }
     }
 

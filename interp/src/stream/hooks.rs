@@ -263,10 +263,10 @@ pub(crate) fn deliver(
         let used = if by_grains { grains_emitted } else { tokens_emitted };
         let mut labels: Vec<String> = Vec::new();
         for e in &c.elements {
-            if let Some(s) = sources.get(e.source) {
-                if !labels.contains(&s.label) {
-                    labels.push(s.label.clone());
-                }
+            if let Some(s) = sources.get(e.source)
+                && !labels.contains(&s.label)
+            {
+                labels.push(s.label.clone());
             }
         }
         em.emit(EventBody::Chunk {

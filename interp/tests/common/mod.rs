@@ -106,10 +106,10 @@ pub fn fixture() -> Fixture {
         if role == "assistant" {
             j["model_id"] = json!("model-x");
         }
-        if sid == "s1" {
-            if let Some(p) = &parent {
-                j["parent_message_id"] = json!(p);
-            }
+        if sid == "s1"
+            && let Some(p) = &parent
+        {
+            j["parent_message_id"] = json!(p);
         }
         let k = format!("e{}", i + 1);
         put(&mut b, &k, j);

@@ -8,6 +8,7 @@
 //! key. Segments are keyed by the first id they hold and never rewritten, so
 //! reading a key's segments in key order yields its ids ascending.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -19,21 +20,17 @@ use crate::error::{OmsError, Result};
 use crate::mg::{IndexState, MgFile};
 use crate::store::indexes::{Id, Key, fields};
 use crate::store::persist::parse_all;
-use crate::store::record::{Parsed, Record};
+use crate::store::record::{Parsed, Record, parse_entry};
 use crate::store::search::terms_of;
 
 /// Posting key of the grain-type index. The single-field keys use [`Key`]'s
-/// values (small integers); the composite keys sit far above them.
+/// values (small integers); this one sits far above them.
+///
+/// There are no pair indexes (the in-memory store's SP, PO, SO): a query
+/// intersects the single-field lists instead, which gives the same
+/// candidates, and a pair key per grain and pair cost a third of a bulk
+/// import's time in random B-tree inserts.
 pub(crate) const KEY_TYPE: i64 = 100;
-/// Posting keys of the pair indexes: subject+relation, relation+object, subject+object.
-pub(crate) const KEY_SP: i64 = 101;
-pub(crate) const KEY_PO: i64 = 102;
-pub(crate) const KEY_SO: i64 = 103;
-
-/// The posting value of a pair.
-pub(crate) fn pair_value(a: &str, b: &str) -> String {
-    format!("{a}\u{0}{b}")
-}
 
 /// Grains parsed per batch in a bulk import: bounds memory, and each batch
 /// writes one segment per key.
@@ -71,12 +68,86 @@ pub(crate) fn read_stats(conn: &rusqlite::Connection) -> Result<Stats> {
     Ok(Stats { grains, docs, total_len })
 }
 
+/// The index keys of a record, as (posting key, value hash): the same
+/// single fields as the in-memory store's indexes, and the type.
+pub(crate) fn index_keys(r: &Record) -> Vec<(i64, i64)> {
+    let mut keys: Vec<(i64, i64)> = fields(r).iter().map(|(k, v)| (*k as i64, rows::value_hash(v))).collect();
+    keys.push((KEY_TYPE, rows::value_hash(&r.body.grain().grain_type().byte().to_string())));
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// A grain ready to be written: the columns of its row, its index keys and
+/// its term frequencies, worked out on any thread (tokenizing and stemming
+/// are most of the cost). It borrows the entry's bytes where it can and holds
+/// no decoded grain, so the writer thread frees almost nothing it did not
+/// allocate.
+pub(crate) struct Prepared<'a> {
+    address: ContentAddress,
+    type_byte: u8,
+    created_at: i64,
+    /// The blob (the entry itself for unsigned grains).
+    blob: Cow<'a, [u8]>,
+    /// The COSE_Sign1 envelope and its verified signer, for signed grains.
+    signed: Option<(Cow<'a, [u8]>, String)>,
+    keys: Vec<(i64, i64)>,
+    terms: Vec<(String, u32)>,
+    /// Whether the grain is a consent withdrawal.
+    withdrawal: bool,
+    /// Its `processing_basis`.
+    basis: Option<String>,
+}
+
+impl<'a> Prepared<'a> {
+    /// Verifies and prepares one `.mg` entry (a blob or a COSE_Sign1 envelope).
+    pub(crate) fn from_entry(entry: &'a [u8]) -> Result<Prepared<'a>> {
+        let p = parse_entry(entry)?;
+        let signed = p.signer.is_some();
+        let mut prepared = Prepared::new(p);
+        if signed {
+            prepared.signed = prepared.signed.map(|(_, signer)| (Cow::Borrowed(entry), signer));
+        } else {
+            prepared.blob = Cow::Borrowed(entry);
+        }
+        Ok(prepared)
+    }
+
+    /// Prepares a parsed grain.
+    pub(crate) fn new(p: Parsed) -> Prepared<'static> {
+        let record = Record::new(p);
+        let keys = index_keys(&record);
+        let body = &record.body;
+        Prepared {
+            address: record.address,
+            type_byte: body.grain().grain_type().byte(),
+            created_at: record.created_at(),
+            blob: Cow::Owned(body.blob().to_vec()),
+            signed: body.signer().map(|s| (Cow::Owned(body.entry().to_vec()), s.to_string())),
+            keys,
+            terms: terms_of(body.grain()),
+            withdrawal: crate::store::consent::withdraws(body.grain()).is_some(),
+            basis: crate::store::record::str_field(body.grain(), "processing_basis").map(str::to_string),
+        }
+    }
+
+    /// The document length for BM25: the number of terms.
+    fn doc_len(&self) -> u32 {
+        self.terms.iter().map(|(_, n)| n).sum()
+    }
+}
+
+type IntMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<crate::store::indexes::IntHasher>>;
+
 /// Writes new grains and their index rows inside one transaction.
 pub(crate) struct Ingest<'t> {
     tx: &'t Transaction<'t>,
     next_id: i64,
     stats: Stats,
-    postings: HashMap<(i64, String), Vec<Id>>,
+    /// When the store was empty at the start: the addresses written since,
+    /// so that duplicates are found without asking the database.
+    fresh: Option<std::collections::HashSet<ContentAddress>>,
+    postings: IntMap<(i64, i64), Vec<Id>>,
     terms: HashMap<String, Vec<TermPosting>>,
 }
 
@@ -85,7 +156,14 @@ impl<'t> Ingest<'t> {
     pub(crate) fn begin(tx: &'t Transaction<'t>) -> Result<Ingest<'t>> {
         let stats = read_stats(tx)?;
         let max: Option<i64> = tx.query_row("SELECT max(id) FROM grains", [], |r| r.get(0)).map_err(db_error)?;
-        Ok(Ingest { tx, next_id: max.map_or(0, |m| m + 1), stats, postings: HashMap::new(), terms: HashMap::new() })
+        Ok(Ingest {
+            tx,
+            next_id: max.map_or(0, |m| m + 1),
+            stats,
+            fresh: max.is_none().then(std::collections::HashSet::new),
+            postings: IntMap::default(),
+            terms: HashMap::new(),
+        })
     }
 
     /// The id of a stored grain.
@@ -96,13 +174,20 @@ impl<'t> Ingest<'t> {
     /// Stores one grain (unless its address is already stored) and collects
     /// its postings; returns its id when it was new.
     pub(crate) fn add(&mut self, p: Parsed) -> Result<Option<Id>> {
-        if self.id_of(&p.address)?.is_some() {
+        self.add_prepared(Prepared::new(p))
+    }
+
+    /// [`Ingest::add`] for a grain prepared beforehand.
+    pub(crate) fn add_prepared(&mut self, p: Prepared<'_>) -> Result<Option<Id>> {
+        let known = match &mut self.fresh {
+            Some(seen) => !seen.insert(p.address),
+            None => self.id_of(&p.address)?.is_some(),
+        };
+        if known {
             return Ok(None);
         }
         let id = Id::try_from(self.next_id)
             .map_err(|_| OmsError::Unsupported { feature: format!("more than {} grains in one store", Id::MAX) })?;
-        let record = Record::new(p);
-        let body = &record.body;
         self.tx
             .prepare_cached(
                 "INSERT INTO grains (id, address, type, created_at, blob, cose, signer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -110,60 +195,42 @@ impl<'t> Ingest<'t> {
             .and_then(|mut s| {
                 s.execute(params![
                     i64::from(id),
-                    &record.address.as_bytes()[..],
-                    i64::from(body.grain().grain_type().byte()),
-                    record.created_at(),
-                    body.blob(),
-                    body.signer().map(|_| body.entry()),
-                    body.signer(),
+                    &p.address.as_bytes()[..],
+                    i64::from(p.type_byte),
+                    p.created_at,
+                    &*p.blob,
+                    p.signed.as_ref().map(|(cose, _)| &**cose),
+                    p.signed.as_ref().map(|(_, signer)| signer.as_str()),
                 ])
             })
             .map_err(db_error)?;
         self.next_id += 1;
-        self.collect(id, &record);
-        Ok(Some(id))
-    }
-
-    fn collect(&mut self, id: Id, r: &Record) {
-        let keyed = fields(r);
-        let find = |k: Key| keyed.iter().find(|(key, _)| *key == k).map(|(_, v)| *v);
-        let mut keys: Vec<(i64, String)> = keyed.iter().map(|(k, v)| (*k as i64, (*v).to_string())).collect();
-        let (s, p, o) = (find(Key::Subject), find(Key::Relation), find(Key::Object));
-        for (key, a, b) in [(KEY_SP, s, p), (KEY_PO, p, o), (KEY_SO, s, o)] {
-            if let (Some(a), Some(b)) = (a, b) {
-                keys.push((key, pair_value(a, b)));
-            }
+        let dl = p.doc_len();
+        for k in p.keys {
+            self.postings.entry(k).or_default().push(id);
         }
-        keys.push((KEY_TYPE, r.body.grain().grain_type().byte().to_string()));
-        for k in keys {
-            let list = self.postings.entry(k).or_default();
-            if list.last() != Some(&id) {
-                list.push(id);
-            }
-        }
-        let tf = terms_of(r.body.grain());
-        let dl: u32 = tf.iter().map(|(_, n)| n).sum();
-        for (term, n) in tf {
+        for (term, n) in p.terms {
             self.terms.entry(term).or_default().push(TermPosting { id, tf: n, dl });
         }
         self.stats.grains += 1;
         self.stats.docs += 1;
         self.stats.total_len += i64::from(dl);
+        Ok(Some(id))
     }
 
     /// Writes the collected postings as segments and the statistics row.
     pub(crate) fn flush(&mut self) -> Result<()> {
         let mut ins = self
             .tx
-            .prepare_cached("INSERT INTO postings (key, value, seg, ids, sum) VALUES (?1, ?2, ?3, ?4, ?5)")
+            .prepare_cached("INSERT INTO postings (key, hash, seg, ids, sum) VALUES (?1, ?2, ?3, ?4, ?5)")
             .map_err(db_error)?;
         let mut postings: Vec<_> = self.postings.drain().collect();
-        postings.sort_unstable();
-        for ((key, value), ids) in postings {
+        postings.sort_unstable_by_key(|(k, _)| *k);
+        for ((key, hash), ids) in postings {
             let seg = i64::from(ids[0]);
             let bytes = rows::encode_ids(&ids);
-            let sum = rows::postings_sum(key, &value, seg, &bytes);
-            ins.execute(params![key, value, seg, bytes, sum]).map_err(db_error)?;
+            let sum = rows::postings_sum(key, hash, seg, &bytes);
+            ins.execute(params![key, hash, seg, bytes, sum]).map_err(db_error)?;
         }
         let mut ins = self
             .tx
@@ -238,16 +305,61 @@ enum NeedsRules {
 
 /// Whether a parsed grain brings consent effects: it is a withdrawal, or its
 /// basis has a stored withdrawal.
-fn consent_effects(tx: &Transaction<'_>, p: &Parsed, withdrawn: &mut HashMap<String, bool>) -> Result<NeedsRules> {
-    if crate::store::consent::withdraws(&p.grain).is_some() {
+fn consent_effects(
+    tx: &Transaction<'_>,
+    p: &Prepared<'_>,
+    withdrawn: &mut HashMap<String, bool>,
+) -> Result<NeedsRules> {
+    if p.withdrawal {
         return Ok(NeedsRules::Yes);
     }
-    let Some(basis) = crate::store::record::str_field(&p.grain, "processing_basis") else { return Ok(NeedsRules::No) };
-    if !withdrawn.contains_key(basis) {
-        let has = !super::read::postings(tx, Key::PriorConsent as i64, basis)?.is_empty();
-        withdrawn.insert(basis.to_string(), has);
-    }
-    Ok(if withdrawn[basis] { NeedsRules::Yes } else { NeedsRules::No })
+    let Some(basis) = p.basis.as_deref() else { return Ok(NeedsRules::No) };
+    let has = match withdrawn.get(basis) {
+        Some(has) => *has,
+        None => {
+            let has = !super::read::postings(tx, Key::PriorConsent as i64, basis)?.is_empty();
+            withdrawn.insert(basis.to_string(), has);
+            has
+        }
+    };
+    Ok(if has { NeedsRules::Yes } else { NeedsRules::No })
+}
+
+/// Writes entries in bulk: one thread parses and prepares the next batch
+/// while this one writes the current batch (SQLite's writer is the
+/// bottleneck; more parsing threads only take the core it needs). Returns the number of new grains, or
+/// `true` when a grain needs the rules path (nothing is then worth keeping).
+fn bulk(tx: &Transaction<'_>, entries: &[&[u8]]) -> Result<(usize, bool)> {
+    std::thread::scope(|scope| {
+        let (send, batches) = std::sync::mpsc::sync_channel::<Result<Vec<Prepared<'_>>>>(1);
+        scope.spawn(move || {
+            for batch in entries.chunks(BATCH) {
+                let prepared: Result<Vec<Prepared<'_>>> = batch.iter().map(|e| Prepared::from_entry(e)).collect();
+                let failed = prepared.is_err();
+                if send.send(prepared).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        let mut ingest = Ingest::begin(tx)?;
+        let mut withdrawn = HashMap::new();
+        let mut added = 0;
+        for prepared in batches {
+            let prepared = prepared?;
+            for p in &prepared {
+                if matches!(consent_effects(tx, p, &mut withdrawn)?, NeedsRules::Yes) {
+                    return Ok((0, true));
+                }
+            }
+            for p in prepared {
+                if ingest.add_prepared(p)?.is_some() {
+                    added += 1;
+                }
+            }
+            ingest.flush()?;
+        }
+        Ok((added, false))
+    })
 }
 
 impl DurableStore {
@@ -264,32 +376,22 @@ impl DurableStore {
     /// changed is written back.
     pub fn import_mg(&self, bytes: &[u8]) -> Result<ImportReport> {
         self.writable()?;
+        let mut conn = self.conn();
+        super::with_import_cache(&mut conn, |conn| self.import_locked(conn, bytes))
+    }
+
+    fn import_locked(&self, conn: &mut rusqlite::Connection, bytes: &[u8]) -> Result<ImportReport> {
         let file = MgFile::open(bytes)?;
         let entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
         let manifest = file.manifest().cloned().unwrap_or_default();
         let now = self.now();
-        let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(db_error)?;
         let mut report = ImportReport { in_file: entries.len(), added: 0, states: manifest.len() };
         let mut rules = !manifest.is_empty();
         if !rules {
-            let mut ingest = Ingest::begin(&tx)?;
-            let mut withdrawn = HashMap::new();
-            'batches: for batch in entries.chunks(BATCH) {
-                let parsed = parse_all(batch)?;
-                for p in &parsed {
-                    if matches!(consent_effects(&tx, p, &mut withdrawn)?, NeedsRules::Yes) {
-                        rules = true;
-                        break 'batches;
-                    }
-                }
-                for p in parsed {
-                    if ingest.add(p)?.is_some() {
-                        report.added += 1;
-                    }
-                }
-                ingest.flush()?;
-            }
+            let (added, needs_rules) = bulk(&tx, &entries)?;
+            report.added = added;
+            rules = needs_rules;
         }
         if rules {
             // Start again inside the same transaction, from what the store held.

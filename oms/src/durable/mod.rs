@@ -193,6 +193,13 @@ impl DurableStore {
     }
 }
 
+/// The page cache of a bulk import (KiB): large enough that a million-grain
+/// transaction does not spill pages to the WAL before it commits.
+const IMPORT_CACHE_KIB: i64 = 512 * 1024;
+
+/// The page cache otherwise (KiB).
+const CACHE_KIB: i64 = 64 * 1024;
+
 fn configure(conn: &Connection, opts: &OpenOptions) -> Result<()> {
     conn.busy_timeout(opts.busy_timeout).map_err(db_error)?;
     if opts.write {
@@ -205,10 +212,23 @@ fn configure(conn: &Connection, opts: &OpenOptions) -> Result<()> {
     }
     conn.execute_batch(
         "PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA recursive_triggers = ON; \
-         PRAGMA cache_size = -65536;",
+         PRAGMA temp_store = MEMORY;",
     )
     .map_err(db_error)?;
-    Ok(())
+    set_cache(conn, CACHE_KIB)
+}
+
+/// Sets the page cache size in KiB.
+fn set_cache(conn: &Connection, kib: i64) -> Result<()> {
+    conn.execute_batch(&format!("PRAGMA cache_size = -{kib}")).map_err(db_error)
+}
+
+/// Runs `f` with the bulk-import page cache, restoring the usual one after.
+pub(crate) fn with_import_cache<T>(conn: &mut Connection, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
+    set_cache(conn, IMPORT_CACHE_KIB)?;
+    let out = f(conn);
+    set_cache(conn, CACHE_KIB)?;
+    out
 }
 
 /// Syncs the directory holding `path`, so that a newly created file's name is durable.

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::ingest::{KEY_PO, KEY_SO, KEY_SP, KEY_TYPE, id_of, pair_value, read_stats};
+use super::ingest::{KEY_TYPE, id_of, read_stats};
 use super::rows::{self, TermPosting};
 use super::{DurableStore, db_error};
 use crate::address::ContentAddress;
@@ -135,20 +135,25 @@ pub(crate) fn load_all(conn: &Connection, mut visit: impl FnMut(Id, Record) -> R
 
 /// The ids posted under (`key`, `value`), ascending, every segment checked.
 pub(crate) fn postings(conn: &Connection, key: i64, value: &str) -> Result<Vec<Id>> {
+    postings_of_hash(conn, key, rows::value_hash(value), &format!("{value:?}"))
+}
+
+/// The ids posted under (`key`, `hash`), ascending; `what` names the key in errors.
+pub(crate) fn postings_of_hash(conn: &Connection, key: i64, hash: i64, what: &str) -> Result<Vec<Id>> {
     let mut stmt = conn
-        .prepare_cached("SELECT seg, ids, sum FROM postings WHERE key = ?1 AND value = ?2 ORDER BY seg")
+        .prepare_cached("SELECT seg, ids, sum FROM postings WHERE key = ?1 AND hash = ?2 ORDER BY seg")
         .map_err(db_error)?;
-    let mut rows = stmt.query(params![key, value]).map_err(db_error)?;
+    let mut rows = stmt.query(params![key, hash]).map_err(db_error)?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(db_error)? {
         let (seg, bytes, sum): (i64, Vec<u8>, i64) =
             (row.get(0).map_err(db_error)?, row.get(1).map_err(db_error)?, row.get(2).map_err(db_error)?);
         let start = out.len();
-        if sum != rows::postings_sum(key, value, seg, &bytes)
+        if sum != rows::postings_sum(key, hash, seg, &bytes)
             || rows::decode_ids(&bytes, &mut out).is_none()
             || out.get(start).is_none_or(|first| i64::from(*first) != seg)
         {
-            return Err(rows::damaged(format!("an index segment for {value:?}")));
+            return Err(rows::damaged(format!("an index segment for {what}")));
         }
     }
     Ok(out)
@@ -204,12 +209,6 @@ fn intersect(a: &[Id], b: &[Id]) -> Vec<Id> {
 /// Always a superset of the matches: the filters are applied afterwards.
 pub(crate) fn candidates(conn: &Connection, filters: &[Filter]) -> Result<Option<Vec<Id>>> {
     let mut lists: Vec<Vec<Id>> = Vec::new();
-    let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
-    for (key, a, b) in [(KEY_SP, s, p), (KEY_PO, p, o), (KEY_SO, s, o)] {
-        if let (Some(a), Some(b)) = (a, b) {
-            lists.push(postings(conn, key, &pair_value(a, b))?);
-        }
-    }
     for (field, key) in [
         ("subject", Key::Subject),
         ("relation", Key::Relation),
@@ -220,9 +219,7 @@ pub(crate) fn candidates(conn: &Connection, filters: &[Filter]) -> Result<Option
         ("processing_basis", Key::Basis),
     ] {
         if let Some(v) = eq_str(filters, field) {
-            if lists.is_empty() || !matches!(key, Key::Subject | Key::Relation | Key::Object) {
-                lists.push(postings(conn, key as i64, v)?);
-            }
+            lists.push(postings(conn, key as i64, v)?);
         }
     }
     for f in filters {
@@ -376,7 +373,10 @@ impl DurableStore {
     /// `system_valid_from` then address.
     pub fn versions(&self, subject: &str, relation: &str) -> Result<Vec<Stored>> {
         let conn = self.conn();
-        let ids = postings(&conn, KEY_SP, &pair_value(subject, relation))?;
+        let ids = intersect(
+            &postings(&conn, Key::Subject as i64, subject)?,
+            &postings(&conn, Key::Relation as i64, relation)?,
+        );
         let mut rs = load(&conn, &ids)?;
         rs.sort_by(|(_, a), (_, b)| a.system_valid_from().cmp(&b.system_valid_from()).then(a.address.cmp(&b.address)));
         Ok(rs.iter().map(|(_, r)| stored(r)).collect())

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use rusqlite::{Connection, Transaction, params};
 use sha2::{Digest, Sha256};
 
-use super::ingest::{KEY_PO, KEY_SO, KEY_SP, KEY_TYPE, pair_value, read_stats};
+use super::ingest::{index_keys, read_stats};
 use super::read::load_all;
 use super::rows::{self, TermPosting};
 use super::{DurableStore, db_error};
@@ -23,8 +23,8 @@ use crate::cose;
 use crate::error::{CorruptReason, OmsError, Result};
 use crate::mg::{Manifest, PackOptions, pack};
 use crate::store::SaveOptions;
-use crate::store::indexes::{Id, Key, fields};
-use crate::store::record::{Record, derived_from};
+use crate::store::indexes::Id;
+use crate::store::record::derived_from;
 use crate::store::search::terms_of;
 
 /// What `verify` checked.
@@ -98,21 +98,6 @@ fn integrity(what: impl Into<String>) -> OmsError {
     OmsError::Integrity { what: what.into() }
 }
 
-/// The index keys of a record, exactly as ingest writes them.
-fn keys_of(r: &Record) -> Vec<(i64, String)> {
-    let keyed = fields(r);
-    let find = |k: Key| keyed.iter().find(|(key, _)| *key == k).map(|(_, v)| *v);
-    let mut keys: Vec<(i64, String)> = keyed.iter().map(|(k, v)| (*k as i64, (*v).to_string())).collect();
-    let (s, p, o) = (find(Key::Subject), find(Key::Relation), find(Key::Object));
-    for (key, a, b) in [(KEY_SP, s, p), (KEY_PO, p, o), (KEY_SO, s, o)] {
-        if let (Some(a), Some(b)) = (a, b) {
-            keys.push((key, pair_value(a, b)));
-        }
-    }
-    keys.push((KEY_TYPE, r.body.grain().grain_type().byte().to_string()));
-    keys
-}
-
 fn check_audit(conn: &Connection) -> Result<usize> {
     let mut stmt = conn.prepare("SELECT seq, at_ms, entry, prev, hash FROM audit ORDER BY seq").map_err(db_error)?;
     let mut rows = stmt.query([]).map_err(db_error)?;
@@ -150,7 +135,7 @@ impl DurableStore {
         }
         super::schema::check(&conn)?;
         let mut report = VerifyReport::default();
-        let mut expect_postings: HashMap<(i64, String), Vec<Id>> = HashMap::new();
+        let mut expect_postings: HashMap<(i64, i64), Vec<Id>> = HashMap::new();
         let mut expect_terms: HashMap<String, Vec<TermPosting>> = HashMap::new();
         let mut addresses: HashMap<ContentAddress, Id> = HashMap::new();
         let mut chain: HashMap<Id, (ContentAddress, Option<ContentAddress>, u8, Vec<ContentAddress>)> = HashMap::new();
@@ -167,7 +152,7 @@ impl DurableStore {
                 }
                 report.signed += 1;
             }
-            for k in keys_of(&r) {
+            for k in index_keys(&r) {
                 expect_postings.entry(k).or_default().push(id);
             }
             let tf = terms_of(r.body.grain());
@@ -198,22 +183,26 @@ impl DurableStore {
             )));
         }
         // Every index key recomputed from the blobs equals its stored segments.
-        let mut stmt = conn.prepare("SELECT DISTINCT key, value FROM postings").map_err(db_error)?;
-        let stored_keys: Vec<(i64, String)> = stmt
+        let mut stmt = conn.prepare("SELECT DISTINCT key, hash FROM postings").map_err(db_error)?;
+        let stored_keys: Vec<(i64, i64)> = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(db_error)?
             .collect::<rusqlite::Result<_>>()
             .map_err(db_error)?;
-        for (key, value) in &stored_keys {
-            let got = super::read::postings(&conn, *key, value)?;
-            let want = expect_postings.remove(&(*key, value.clone())).unwrap_or_default();
+        for (key, hash) in &stored_keys {
+            let what = format!("key {key}, value hash {hash:#x}");
+            let got = super::read::postings_of_hash(&conn, *key, *hash, &what)?;
+            let want = expect_postings.remove(&(*key, *hash)).unwrap_or_default();
             if got != want {
-                return Err(integrity(format!("the index of {value:?} does not match the grains")));
+                return Err(integrity(format!("the index under {what} does not match the grains")));
             }
             report.index_keys += 1;
         }
-        if let Some(((_, value), _)) = expect_postings.into_iter().next() {
-            return Err(integrity(format!("the index of {value:?} is missing")));
+        if let Some(((key, hash), ids)) = expect_postings.into_iter().next() {
+            return Err(integrity(format!(
+                "the index under key {key}, value hash {hash:#x} is missing (it should list {} grain(s))",
+                ids.len()
+            )));
         }
         let mut stmt = conn.prepare("SELECT DISTINCT term FROM terms").map_err(db_error)?;
         let stored_terms: Vec<String> =
@@ -264,10 +253,10 @@ impl DurableStore {
             report.supersessions += 1;
         }
         for (address, by, _, _) in chain.values() {
-            if let Some(by) = by {
-                if !addresses.contains_key(by) {
-                    return Err(integrity(format!("{address} is marked superseded by {by}, which is not stored")));
-                }
+            if let Some(by) = by
+                && !addresses.contains_key(by)
+            {
+                return Err(integrity(format!("{address} is marked superseded by {by}, which is not stored")));
             }
         }
         report.audit_entries = check_audit(&conn)?;

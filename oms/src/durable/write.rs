@@ -74,10 +74,10 @@ fn working_set(tx: &Transaction<'_>, seeds: &Seeds, cap: usize) -> Result<Vec<(I
     let mut queue: VecDeque<(Id, usize)> = VecDeque::new();
     let mut seen: HashSet<Id> = HashSet::new();
     for a in &seeds.addresses {
-        if let Some(id) = id_of(tx, a)? {
-            if seen.insert(id) {
-                queue.push_back((id, 0));
-            }
+        if let Some(id) = id_of(tx, a)?
+            && seen.insert(id)
+        {
+            queue.push_back((id, 0));
         }
     }
     for (key, values) in [(Key::Basis, &seeds.withdrawn), (Key::PriorConsent, &seeds.bases)] {
@@ -185,10 +185,10 @@ fn links_among(tx: &Transaction<'_>, set: &[(Id, Record)]) -> Result<Vec<(Conten
     let mut back = tx.prepare_cached("SELECT old_id FROM supersessions WHERE new_id = ?1").map_err(db_error)?;
     let mut out = Vec::new();
     for (id, r) in set {
-        if let Some(old) = back.query_row([i64::from(*id)], |row| row.get::<_, i64>(0)).optional().map_err(db_error)? {
-            if let Some(o) = Id::try_from(old).ok().and_then(|o| by_id.get(&o)) {
-                out.push((r.address, *o));
-            }
+        if let Some(old) = back.query_row([i64::from(*id)], |row| row.get::<_, i64>(0)).optional().map_err(db_error)?
+            && let Some(o) = Id::try_from(old).ok().and_then(|o| by_id.get(&o))
+        {
+            out.push((r.address, *o));
         }
     }
     Ok(out)

@@ -111,10 +111,11 @@ pub fn verify(data: &[u8]) -> MgReport {
             }
         };
         let (address, signed, signer, grain) = check_entry(entry);
-        if let Some(a) = address {
-            if !seen.insert(a) && duplicate.is_none() {
-                duplicate = Some(a);
-            }
+        if let Some(a) = address
+            && !seen.insert(a)
+            && duplicate.is_none()
+        {
+            duplicate = Some(a);
         }
         let error = match grain {
             Ok(g) => {
@@ -132,10 +133,10 @@ pub fn verify(data: &[u8]) -> MgReport {
     if file.header().flags & FLAG_SORTED != 0 && !sorted {
         report.errors.push(super::container("sorted flag set but grains are not in created_at order"));
     }
-    if file.header().flags & FLAG_DEDUPLICATED != 0 {
-        if let Some(a) = duplicate {
-            report.errors.push(super::container(format!("deduplicated flag set but {a} occurs twice")));
-        }
+    if file.header().flags & FLAG_DEDUPLICATED != 0
+        && let Some(a) = duplicate
+    {
+        report.errors.push(super::container(format!("deduplicated flag set but {a} occurs twice")));
     }
     if let Some(m) = file.manifest() {
         report.manifest_entries = m.len();

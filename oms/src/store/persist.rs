@@ -103,9 +103,16 @@ impl Store {
 /// Verifies every entry, on all cores: decoding dominates load time. Keeps
 /// file order and reports the first failing grain.
 pub(crate) fn parse_all(entries: &[&[u8]]) -> Result<Vec<Parsed>> {
+    par_map(entries, |_, e| parse_entry(e))
+}
+
+/// Maps `f` over entries on all cores, keeping their order; the first
+/// failure (by position, annotated with it) is the error.
+pub(crate) fn par_map<T: Send>(entries: &[&[u8]], f: impl Fn(usize, &[u8]) -> Result<T> + Sync) -> Result<Vec<T>> {
     let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8);
     let chunk = entries.len().div_ceil(threads).max(1);
-    let results: Vec<Result<Vec<Parsed>>> = std::thread::scope(|scope| {
+    let f = &f;
+    let results: Vec<Result<Vec<T>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = entries
             .chunks(chunk)
             .enumerate()
@@ -113,14 +120,14 @@ pub(crate) fn parse_all(entries: &[&[u8]]) -> Result<Vec<Parsed>> {
                 scope.spawn(move || {
                     part.iter()
                         .enumerate()
-                        .map(|(i, e)| parse_entry(e).map_err(|err| annotate(err, c * chunk + i)))
-                        .collect::<Result<Vec<Parsed>>>()
+                        .map(|(i, e)| f(c * chunk + i, e).map_err(|err| annotate(err, c * chunk + i)))
+                        .collect::<Result<Vec<T>>>()
                 })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(OmsError::Bug { detail: "a load thread panicked".into() })))
+            .map(|h| h.join().unwrap_or_else(|_| Err(OmsError::Bug { detail: "a worker thread panicked".into() })))
             .collect()
     });
     let mut out = Vec::with_capacity(entries.len());

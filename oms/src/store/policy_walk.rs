@@ -41,13 +41,13 @@ fn ancestors(inner: &Inner, start: &[Id], mut visit: impl FnMut(Id, &Record)) {
         }
         let Some(r) = inner.record(id) else { continue };
         for a in derived_from(&r.body.grain) {
-            if let Some(pid) = inner.id_of(&a) {
-                if seen.insert(pid) {
-                    if let Some(pr) = inner.record(pid) {
-                        visit(pid, pr);
-                    }
-                    queue.push_back((pid, hops + 1));
+            if let Some(pid) = inner.id_of(&a)
+                && seen.insert(pid)
+            {
+                if let Some(pr) = inner.record(pid) {
+                    visit(pid, pr);
                 }
+                queue.push_back((pid, hops + 1));
             }
         }
     }
@@ -69,10 +69,10 @@ pub(crate) fn guards<'a>(inner: &'a Inner, target: Id, new_grain: Option<&Grain>
         if !taken.insert(prev) {
             break;
         }
-        if let Some(r) = inner.record(prev) {
-            if r.effective_policy().is_some_and(|p| is_protective(Some(p)) && scope(p) == "lineage") {
-                out.push(Guard { record: r, relation: Relation::Predecessor });
-            }
+        if let Some(r) = inner.record(prev)
+            && r.effective_policy().is_some_and(|p| is_protective(Some(p)) && scope(p) == "lineage")
+        {
+            out.push(Guard { record: r, relation: Relation::Predecessor });
         }
         cur = prev;
     }
@@ -93,26 +93,26 @@ pub(crate) fn guards<'a>(inner: &'a Inner, target: Id, new_grain: Option<&Grain>
         ancestors(inner, &roots, |id, _| consider_injected(inner, id, &mut injected));
     }
     for id in found {
-        if taken.insert(id) {
-            if let Some(r) = inner.record(id) {
-                out.push(Guard { record: r, relation: Relation::Ancestor });
-            }
+        if taken.insert(id)
+            && let Some(r) = inner.record(id)
+        {
+            out.push(Guard { record: r, relation: Relation::Ancestor });
         }
     }
     for id in injected {
-        if taken.insert(id) {
-            if let Some(r) = inner.record(id) {
-                out.push(Guard { record: r, relation: Relation::NewGrainAncestor });
-            }
+        if taken.insert(id)
+            && let Some(r) = inner.record(id)
+        {
+            out.push(Guard { record: r, relation: Relation::NewGrainAncestor });
         }
     }
     out
 }
 
 fn consider_injected(inner: &Inner, id: Id, out: &mut Vec<Id>) {
-    if let Some(r) = inner.record(id) {
-        if r.effective_policy().is_some_and(|p| is_protective(Some(p)) && matches!(scope(p), "subtree" | "lineage")) {
-            out.push(id);
-        }
+    if let Some(r) = inner.record(id)
+        && r.effective_policy().is_some_and(|p| is_protective(Some(p)) && matches!(scope(p), "subtree" | "lineage"))
+    {
+        out.push(id);
     }
 }

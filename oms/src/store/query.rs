@@ -300,12 +300,11 @@ pub(crate) fn sort_records<'a>(
     let mut keyed: Vec<(Vec<Option<Value>>, &'a Record, f64)> =
         items.into_iter().map(|(r, s)| (keys.iter().map(|k| sort_value(r, &k.field)).collect(), r, s)).collect();
     let cmp = |(ka, a, sa): &(Vec<Option<Value>>, &Record, f64), (kb, b, sb): &(Vec<Option<Value>>, &Record, f64)| {
-        if by_score {
-            if let Some(o) = sb.partial_cmp(sa) {
-                if o != Ordering::Equal {
-                    return o;
-                }
-            }
+        if by_score
+            && let Some(o) = sb.partial_cmp(sa)
+            && o != Ordering::Equal
+        {
+            return o;
         }
         for ((va, vb), k) in ka.iter().zip(kb).zip(keys) {
             let o = match (va, vb) {

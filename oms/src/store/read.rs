@@ -216,10 +216,10 @@ fn page(
 fn filter_fields(filters: &[Filter]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for f in filters {
-        if let Some(n) = f.field_name() {
-            if !out.iter().any(|x| x == n) {
-                out.push(n.to_string());
-            }
+        if let Some(n) = f.field_name()
+            && !out.iter().any(|x| x == n)
+        {
+            out.push(n.to_string());
         }
     }
     out

@@ -237,15 +237,12 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
     match p.peek() {
         Some(Token::Ident(prefix)) => {
             p.bump();
-            if matches!(p.peek(), Some(Token::Colon)) {
-                if let Some(name) = domain_name(p) {
-                    p.bump();
-                    p.bump();
-                    return Ok(FieldRef {
-                        name: compact_str::format_compact!("{prefix}:{name}"),
-                        span: p.since(start),
-                    });
-                }
+            if matches!(p.peek(), Some(Token::Colon))
+                && let Some(name) = domain_name(p)
+            {
+                p.bump();
+                p.bump();
+                return Ok(FieldRef { name: compact_str::format_compact!("{prefix}:{name}"), span: p.since(start) });
             }
             Ok(FieldRef { name: Text::from(prefix), span: p.since(start) })
         }

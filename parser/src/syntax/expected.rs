@@ -296,12 +296,11 @@ pub(crate) fn unexpected(src: &str, found: Found<'_>, exp: Expected) -> Option<D
     let mut expected: Vec<String> =
         Expect::ALL.iter().filter(|l| exp.has(**l)).map(|l| l.describe().to_string()).collect();
     for bit in 0..128u8 {
-        if exp.tokens & (1u128 << bit) != 0 {
-            if let Some(name) = bit_name(bit) {
-                if !expected.iter().any(|e| e == name) {
-                    expected.push(name.to_string());
-                }
-            }
+        if exp.tokens & (1u128 << bit) != 0
+            && let Some(name) = bit_name(bit)
+            && !expected.iter().any(|e| e == name)
+        {
+            expected.push(name.to_string());
         }
     }
     let found_desc = match found.token {

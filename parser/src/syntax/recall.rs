@@ -462,11 +462,11 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                 Some("Implementation-specific options start with `x_`, e.g. `WITH x_hnsw_ef(200)` (§25.2)."),
             ));
             // Its arguments, up to the first `)`, are part of the same mistake.
-            if matches!(p.peek(), Some(Token::LParen)) {
-                if let Some(close) = (p.pos..).map_while(|i| p.token_at(i)).position(|t| t == Token::RParen) {
-                    let close = p.pos + close;
-                    p.skip_to(close + 1);
-                }
+            if matches!(p.peek(), Some(Token::LParen))
+                && let Some(close) = (p.pos..).map_while(|i| p.token_at(i)).position(|t| t == Token::RParen)
+            {
+                let close = p.pos + close;
+                p.skip_to(close + 1);
             }
             WithKind::Summarize
         }
