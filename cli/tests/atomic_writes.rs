@@ -146,3 +146,42 @@ fn dedup_reports_the_grains_written_not_the_grains_read() {
     assert_eq!(summary["grains"], 4);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cal store export` over an existing `.mg` under a file-size limit (a full
+/// disk): the export fails with a message, the old file is byte-identical and
+/// still verifies; without the limit the same export replaces it.
+#[test]
+fn a_file_size_limit_during_store_export_leaves_the_old_file_intact() {
+    let dir = scratch("export");
+    let (mg, before) = pack_valid(&dir);
+    let db = dir.join("store.db");
+    for args in [vec!["store", "init", path(&db)], vec!["store", "import", path(&db), path(&mg)]] {
+        let out = common::cal(&args, b"");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let more = jsonl(&dir, "more.jsonl", 600);
+    let out = common::cal(&["store", "add", path(&db), "--jsonl", path(&more)], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // 80 blocks: room for SQLite's 32 KiB shared-memory file, not for the export.
+    let export = common::cal(&["store", "export", path(&db), path(&dir.join("size.mg"))], b"");
+    assert!(export.status.success());
+    let size = std::fs::metadata(dir.join("size.mg")).unwrap().len();
+    assert!(size > 80 * 1024, "the export ({size} bytes) outgrows the limit");
+    for ignore_xfsz in [true, false] {
+        let out = cal_with_fsize_limit(80, ignore_xfsz, &["store", "export", path(&db), path(&mg)]);
+        assert!(!out.status.success(), "the export cannot have succeeded under the limit");
+        if ignore_xfsz {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(path(&mg)) && err.contains("unchanged"), "{err}");
+        } else {
+            assert_eq!(out.status.signal(), Some(25), "killed by SIGXFSZ in the middle of the write");
+        }
+        assert_intact(&mg, &before);
+    }
+    let out = common::cal(&["store", "export", path(&db), path(&mg)], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_ne!(std::fs::read(&mg).unwrap(), before);
+    let verify = common::cal(&["mg", "verify", path(&mg)], b"");
+    assert!(verify.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

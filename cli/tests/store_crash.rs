@@ -39,7 +39,7 @@ fn killed_writers_lose_nothing_they_acknowledged() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db");
     let db_s = db.to_str().unwrap();
-    assert!(cal().args(["store", "init", db_s]).status().unwrap().success());
+    assert!(cal().args(["store", "init", db_s]).output().unwrap().status.success());
     let mut acknowledged: Vec<ContentAddress> = Vec::new();
     let mut rng = 0x5eed_u64;
     let mut kills_mid_write = 0;
@@ -78,7 +78,7 @@ fn killed_writers_lose_nothing_they_acknowledged() {
     for round in 0..20 {
         let target = dir.path().join(format!("import{round}.db"));
         let t = target.to_str().unwrap();
-        assert!(cal().args(["store", "init", t]).status().unwrap().success());
+        assert!(cal().args(["store", "init", t]).output().unwrap().status.success());
         rng = lcg(rng);
         let wait = Duration::from_micros(1_000 + (rng >> 33) % 60_000);
         kill_after(&["store", "import", t, demo.to_str().unwrap()], wait);

@@ -565,3 +565,37 @@ fn manifest_claims_are_judged_as_the_memory_store_judges_them() {
         db.verify().unwrap();
     }
 }
+
+/// The audit chain: every write appends an entry whose hash covers the one
+/// before; an entry altered, removed or reordered behind the triggers' back
+/// (they refuse it otherwise) is named by `verify`.
+#[test]
+fn a_tampered_audit_chain_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = create(dir.path(), "audit.db");
+    db.import_mg(&std::fs::read(repo("conformance/fixtures/beliefs-basic.mg")).unwrap()).unwrap();
+    let g = grain(r#"{"type":"belief","subject":"s","relation":"r","object":"o","confidence":1.0,"created_at":5}"#);
+    db.put(&bytes(&g)).unwrap();
+    db.put(&bytes(&grain(
+        r#"{"type":"belief","subject":"s","relation":"r","object":"p","confidence":1.0,"created_at":6}"#,
+    )))
+    .unwrap();
+    assert_eq!(db.verify().unwrap().audit_entries, 3);
+    let path = db.path().to_path_buf();
+    drop(db);
+    for (what, sql) in [
+        ("altered", "UPDATE audit SET entry = replace(entry, 'put', 'pot') WHERE seq = 2"),
+        ("removed", "DELETE FROM audit WHERE seq = 2"),
+        ("reordered", "UPDATE audit SET at_ms = at_ms + 1 WHERE seq = 1"),
+    ] {
+        let copy = dir.path().join(format!("{what}.db"));
+        std::fs::copy(&path, &copy).unwrap();
+        let conn = rusqlite::Connection::open(&copy).unwrap();
+        conn.execute_batch(&format!("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete; {sql};")).unwrap();
+        drop(conn);
+        let s = DurableStore::open(&copy, StoreConfig::fixed_clock(NOW), OpenOptions::read_only()).unwrap();
+        let err = s.verify().unwrap_err();
+        assert_eq!(err.code(), "ERR_INTEGRITY", "{what}: {err}");
+        assert!(err.to_string().contains("audit entry"), "{what}: {err}");
+    }
+}
