@@ -14,13 +14,12 @@ use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::grain::{DecodeOptions, decode_with};
 use crate::mg::IndexState;
-use crate::store::indexes::{Id, Key};
-use crate::store::query::{CmpOp, Filter, Query, ResultEnvelope};
-use crate::store::read::{answer_query, answer_search};
+use crate::store::indexes::{EQUALITY_INDEXED, Id, Key};
+use crate::store::query::{Filter, Query, ResultEnvelope};
+use crate::store::read::{answer_query, answer_search, eq_str};
 use crate::store::record::{Parsed, Record};
 use crate::store::search::{Bm25, query_terms};
 use crate::store::{Stored, stored};
-use crate::value::Value;
 
 /// Above this share of the store, candidates are read in one scan rather
 /// than one lookup each.
@@ -179,13 +178,6 @@ fn term_postings(conn: &Connection, term: &str) -> Result<Vec<TermPosting>> {
     Ok(out)
 }
 
-fn eq_str<'a>(filters: &'a [Filter], field: &str) -> Option<&'a str> {
-    filters.iter().find_map(|f| match f {
-        Filter::Cmp { field: fl, op: CmpOp::Eq, value: Value::Str(s) } if fl == field => Some(s.as_str()),
-        _ => None,
-    })
-}
-
 /// Intersects two ascending id lists.
 fn intersect(a: &[Id], b: &[Id]) -> Vec<Id> {
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
@@ -209,15 +201,7 @@ fn intersect(a: &[Id], b: &[Id]) -> Vec<Id> {
 /// Always a superset of the matches: the filters are applied afterwards.
 pub(crate) fn candidates(conn: &Connection, filters: &[Filter]) -> Result<Option<Vec<Id>>> {
     let mut lists: Vec<Vec<Id>> = Vec::new();
-    for (field, key) in [
-        ("subject", Key::Subject),
-        ("relation", Key::Relation),
-        ("object", Key::Object),
-        ("namespace", Key::Namespace),
-        ("user_id", Key::UserId),
-        ("session_id", Key::SessionId),
-        ("processing_basis", Key::Basis),
-    ] {
+    for (field, key) in EQUALITY_INDEXED {
         if let Some(v) = eq_str(filters, field) {
             lists.push(postings(conn, key as i64, v)?);
         }

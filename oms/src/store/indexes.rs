@@ -82,6 +82,18 @@ pub(crate) enum Key {
     PriorConsent = 8,
 }
 
+/// The fields whose equality with a string a posting list answers, in the
+/// order a query considers them (every store selects candidates from these).
+pub(crate) const EQUALITY_INDEXED: [(&str, Key); 7] = [
+    ("subject", Key::Subject),
+    ("relation", Key::Relation),
+    ("object", Key::Object),
+    ("namespace", Key::Namespace),
+    ("user_id", Key::UserId),
+    ("session_id", Key::SessionId),
+    ("processing_basis", Key::Basis),
+];
+
 /// Two-field access paths of the hexastore layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Pair {

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::indexes::{Id, Key, Pair};
+use super::indexes::{EQUALITY_INDEXED, Id, Key, Pair};
 use super::query::{
     CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, decode_cursor, encode_cursor, fingerprint, sort_records,
 };
@@ -225,7 +225,8 @@ fn filter_fields(filters: &[Filter]) -> Vec<String> {
     out
 }
 
-fn eq_str<'a>(filters: &'a [Filter], field: &str) -> Option<&'a str> {
+/// The string a filter requires `field` to equal, if any.
+pub(crate) fn eq_str<'a>(filters: &'a [Filter], field: &str) -> Option<&'a str> {
     filters.iter().find_map(|f| match f {
         Filter::Cmp { field: fl, op: CmpOp::Eq, value: Value::Str(s) } if fl == field => Some(s.as_str()),
         _ => None,
@@ -251,15 +252,7 @@ fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Box<dyn Iterator<Item
     if let (Some(s), Some(o)) = (s, o) {
         consider(idx.pair(Pair::SubjectObject, s, o));
     }
-    for (field, key) in [
-        ("subject", Key::Subject),
-        ("relation", Key::Relation),
-        ("object", Key::Object),
-        ("namespace", Key::Namespace),
-        ("user_id", Key::UserId),
-        ("session_id", Key::SessionId),
-        ("processing_basis", Key::Basis),
-    ] {
+    for (field, key) in EQUALITY_INDEXED {
         if let Some(v) = eq_str(filters, field) {
             consider(idx.postings(key, v));
         }
