@@ -599,3 +599,90 @@ fn a_tampered_audit_chain_is_named() {
         assert!(err.to_string().contains("audit entry"), "{what}: {err}");
     }
 }
+
+/// A reader running while a writer commits sees one snapshot per query: the
+/// number of current grains of 40 chains stays 40 while every chain is
+/// superseded again and again (without a read transaction a query took its
+/// candidates before a commit and their states after it, and counted fewer).
+#[test]
+fn a_query_sees_one_snapshot_while_a_writer_commits() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("race.db");
+    let writer = DurableStore::create(&path, StoreConfig::fixed_clock(NOW)).unwrap();
+    let version = |chain: usize, v: usize, prev: Option<&ContentAddress>| {
+        let derived = prev.map(|p| format!(r#","derived_from":["{p}"]"#)).unwrap_or_default();
+        grain(&format!(
+            r#"{{"type":"belief","subject":"z{chain}","relation":"q","object":"v{v}","confidence":1.0,"created_at":{}{derived}}}"#,
+            1000 + v
+        ))
+    };
+    let mut heads: Vec<ContentAddress> = (0..40).map(|c| writer.put(&bytes(&version(c, 0, None))).unwrap()).collect();
+    let query = Query {
+        filters: vec![oms::store::Filter::Cmp {
+            field: "relation".into(),
+            op: oms::store::CmpOp::Eq,
+            value: oms::Value::Str("q".into()),
+        }],
+        ..Query::default()
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(|| {
+            let r = DurableStore::open(&path, StoreConfig::fixed_clock(NOW), OpenOptions::read_only()).unwrap();
+            let mut seen = Vec::new();
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                seen.push(r.query(&query).unwrap().total);
+            }
+            seen
+        });
+        for v in 1..6 {
+            for (c, head) in heads.iter_mut().enumerate() {
+                *head = writer.supersede(head, &bytes(&version(c, v, Some(head))), None).unwrap();
+            }
+        }
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        let seen = reader.join().unwrap();
+        assert!(!seen.is_empty());
+        assert!(
+            seen.iter().all(|n| *n == 40),
+            "a query saw a torn state: {:?}",
+            seen.iter().filter(|n| **n != 40).collect::<Vec<_>>()
+        );
+    });
+}
+
+/// Damage aimed at the index a query uses — a posting segment deleted or
+/// re-keyed, a count row gone, a term's segments gone, the index states of
+/// superseded grains gone — is a named error for that query, never a
+/// shorter (or longer) answer.
+#[test]
+fn targeted_index_damage_is_named_by_the_query_that_needs_it() {
+    use oms::store::{CmpOp, Filter};
+    let dir = tempfile::tempdir().unwrap();
+    let good = create(dir.path(), "good.db");
+    good.import_mg(&std::fs::read(repo("interp/demo/demo.mg")).unwrap()).unwrap();
+    drop(good);
+    let subject = Query {
+        filters: vec![Filter::Cmp { field: "subject".into(), op: CmpOp::Eq, value: oms::Value::Str("alice".into()) }],
+        ..Query::default()
+    };
+    for (what, sql) in [
+        ("a posting segment deleted", "DELETE FROM postings WHERE key = 0"),
+        ("a posting segment re-keyed", "UPDATE postings SET hash = hash + 1 WHERE key = 0"),
+        ("a count row deleted", "DELETE FROM posting_counts WHERE key = 0"),
+        ("a term's segments deleted", "DELETE FROM terms WHERE term = 'alic'"),
+        ("a term's count deleted", "DELETE FROM term_counts WHERE term = 'alic'"),
+        ("the states of superseded grains deleted", "DELETE FROM grain_state"),
+    ] {
+        let copy = dir.path().join("damaged.db");
+        std::fs::copy(dir.path().join("good.db"), &copy).unwrap();
+        rusqlite::Connection::open(&copy).unwrap().execute_batch(sql).unwrap();
+        let s = DurableStore::open(&copy, StoreConfig::fixed_clock(NOW), OpenOptions::read_only()).unwrap();
+        let answers = [s.query(&subject).map(|e| e.total), s.search("alice", &Query::default()).map(|e| e.total)];
+        assert!(answers.iter().any(Result::is_err), "{what}: every query answered: {answers:?}");
+        for a in answers.iter().filter_map(|a| a.as_ref().err()) {
+            assert_eq!(a.code(), "ERR_INTEGRITY", "{what}: {a}");
+        }
+        assert!(s.verify().is_err(), "{what}: verify passed");
+    }
+}

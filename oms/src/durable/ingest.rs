@@ -149,6 +149,9 @@ pub(crate) struct Ingest<'t> {
     fresh: Option<std::collections::HashSet<ContentAddress>>,
     postings: IntMap<(i64, i64), Vec<Id>>,
     terms: HashMap<String, Vec<TermPosting>>,
+    /// Postings written per key and term since `begin`, for the count rows.
+    posting_counts: IntMap<(i64, i64), i64>,
+    term_counts: HashMap<String, i64>,
 }
 
 impl<'t> Ingest<'t> {
@@ -163,6 +166,8 @@ impl<'t> Ingest<'t> {
             fresh: max.is_none().then(std::collections::HashSet::new),
             postings: IntMap::default(),
             terms: HashMap::new(),
+            posting_counts: IntMap::default(),
+            term_counts: HashMap::new(),
         })
     }
 
@@ -218,7 +223,7 @@ impl<'t> Ingest<'t> {
         Ok(Some(id))
     }
 
-    /// Writes the collected postings as segments and the statistics row.
+    /// Writes the postings collected since the last flush as segments.
     pub(crate) fn flush(&mut self) -> Result<()> {
         let mut ins = self
             .tx
@@ -227,6 +232,7 @@ impl<'t> Ingest<'t> {
         let mut postings: Vec<_> = self.postings.drain().collect();
         postings.sort_unstable_by_key(|(k, _)| *k);
         for ((key, hash), ids) in postings {
+            *self.posting_counts.entry((key, hash)).or_default() += ids.len() as i64;
             let seg = i64::from(ids[0]);
             let bytes = rows::encode_ids(&ids);
             let sum = rows::postings_sum(key, hash, seg, &bytes);
@@ -243,6 +249,60 @@ impl<'t> Ingest<'t> {
             let bytes = rows::encode_terms(&list);
             let sum = rows::terms_sum(&term, seg, &bytes);
             ins.execute(params![term, seg, bytes, sum]).map_err(db_error)?;
+            *self.term_counts.entry(term).or_default() += list.len() as i64;
+        }
+        Ok(())
+    }
+
+    /// Flushes, then writes the count row of every key and term written to,
+    /// and the statistics row. Called once, after the last grain.
+    pub(crate) fn finish(mut self) -> Result<()> {
+        self.flush()?;
+        let fresh = self.fresh.is_some();
+        let mut counts: Vec<((i64, i64), i64)> = self.posting_counts.drain().collect();
+        counts.sort_unstable();
+        let mut get = self
+            .tx
+            .prepare_cached("SELECT n, sum FROM posting_counts WHERE key = ?1 AND hash = ?2")
+            .map_err(db_error)?;
+        let mut put = self
+            .tx
+            .prepare_cached("INSERT OR REPLACE INTO posting_counts (key, hash, n, sum) VALUES (?1, ?2, ?3, ?4)")
+            .map_err(db_error)?;
+        for ((key, hash), added) in counts {
+            let before = if fresh {
+                0
+            } else {
+                match get.query_row(params![key, hash], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))).optional() {
+                    Ok(Some((n, sum))) if sum == rows::posting_count_sum(key, hash, n) => n,
+                    Ok(Some(_)) => return Err(rows::damaged(format!("the count row of index key {key}"))),
+                    Ok(None) => 0,
+                    Err(e) => return Err(db_error(e)),
+                }
+            };
+            let n = before + added;
+            put.execute(params![key, hash, n, rows::posting_count_sum(key, hash, n)]).map_err(db_error)?;
+        }
+        let mut terms: Vec<(String, i64)> = self.term_counts.drain().collect();
+        terms.sort_unstable();
+        let mut get = self.tx.prepare_cached("SELECT n, sum FROM term_counts WHERE term = ?1").map_err(db_error)?;
+        let mut put = self
+            .tx
+            .prepare_cached("INSERT OR REPLACE INTO term_counts (term, n, sum) VALUES (?1, ?2, ?3)")
+            .map_err(db_error)?;
+        for (term, added) in terms {
+            let before = if fresh {
+                0
+            } else {
+                match get.query_row([&term], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))).optional() {
+                    Ok(Some((n, sum))) if sum == rows::term_count_sum(&term, n) => n,
+                    Ok(Some(_)) => return Err(rows::damaged(format!("the count row of term {term:?}"))),
+                    Ok(None) => 0,
+                    Err(e) => return Err(db_error(e)),
+                }
+            };
+            let n = before + added;
+            put.execute(params![term, n, rows::term_count_sum(&term, n)]).map_err(db_error)?;
         }
         let Stats { grains, docs, total_len } = self.stats;
         self.tx
@@ -358,6 +418,7 @@ fn bulk(tx: &Transaction<'_>, entries: &[&[u8]]) -> Result<(usize, bool)> {
             }
             ingest.flush()?;
         }
+        ingest.finish()?;
         Ok((added, false))
     })
 }

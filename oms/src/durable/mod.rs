@@ -180,6 +180,15 @@ impl DurableStore {
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// The connection inside a read transaction: every statement of one read
+    /// operation sees the same snapshot of the store (WAL), so a query never
+    /// mixes candidates from before a commit with states from after it.
+    fn snapshot(&self) -> Result<Snapshot<'_>> {
+        let conn = self.conn();
+        conn.execute_batch("BEGIN DEFERRED").map_err(db_error)?;
+        Ok(Snapshot { conn })
+    }
+
     fn now(&self) -> i64 {
         (self.config.clock)()
     }
@@ -199,6 +208,25 @@ const IMPORT_CACHE_KIB: i64 = 512 * 1024;
 
 /// The page cache otherwise (KiB).
 const CACHE_KIB: i64 = 64 * 1024;
+
+/// A read transaction on the store's connection, ended when dropped.
+struct Snapshot<'a> {
+    conn: MutexGuard<'a, Connection>,
+}
+
+impl std::ops::Deref for Snapshot<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl Drop for Snapshot<'_> {
+    fn drop(&mut self) {
+        // A read transaction has nothing to keep; ending it releases the snapshot.
+        let _ = self.conn.execute_batch("ROLLBACK");
+    }
+}
 
 fn configure(conn: &Connection, opts: &OpenOptions) -> Result<()> {
     conn.busy_timeout(opts.busy_timeout).map_err(db_error)?;

@@ -25,7 +25,13 @@ use crate::store::{Stored, stored};
 /// than one lookup each.
 const SCAN_FRACTION: usize = 4;
 
-const RECORD_COLUMNS: &str = "g.id, g.address, g.blob, g.cose, g.signer, s.state, s.sum";
+/// The columns of a record, and whether a supersession record names it as
+/// the superseded grain (its state must then say so).
+const RECORD_COLUMNS: &str = "g.id, g.address, g.blob, g.cose, g.signer, s.state, s.sum, x.new_id";
+
+/// The tables a record is read from.
+const RECORD_FROM: &str =
+    "grains g LEFT JOIN grain_state s ON s.id = g.id LEFT JOIN supersessions x ON x.old_id = g.id";
 
 /// Builds a record from a `grains` row (and its state), re-hashing the blob.
 fn record_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<(Id, Record)>> {
@@ -36,7 +42,16 @@ fn record_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<(Id, Reco
     let signer: Option<String> = row.get(4)?;
     let state: Option<Vec<u8>> = row.get(5)?;
     let sum: Option<i64> = row.get(6)?;
-    Ok(build_record(id, &address, blob, cose, signer, state, sum))
+    let superseded: Option<i64> = row.get(7)?;
+    Ok(build_record(id, &address, blob, cose, signer, state, sum).and_then(|(id, r)| {
+        if superseded.is_some() && r.state.superseded_by.is_none() {
+            return Err(rows::damaged(format!(
+                "{} is recorded as superseded, but its index state is missing or says otherwise",
+                r.address
+            )));
+        }
+        Ok((id, r))
+    }))
 }
 
 fn build_record(
@@ -87,9 +102,7 @@ pub(crate) fn load(conn: &Connection, ids: &[Id]) -> Result<Vec<(Id, Record)>> {
     if scan {
         let wanted: HashSet<Id> = ids.iter().copied().collect();
         let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {RECORD_COLUMNS} FROM grains g LEFT JOIN grain_state s ON s.id = g.id ORDER BY g.id"
-            ))
+            .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM {RECORD_FROM} ORDER BY g.id"))
             .map_err(db_error)?;
         let mut rows = stmt.query([]).map_err(db_error)?;
         while let Some(row) = rows.next().map_err(db_error)? {
@@ -100,9 +113,7 @@ pub(crate) fn load(conn: &Connection, ids: &[Id]) -> Result<Vec<(Id, Record)>> {
         }
     } else {
         let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {RECORD_COLUMNS} FROM grains g LEFT JOIN grain_state s ON s.id = g.id WHERE g.id = ?1"
-            ))
+            .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM {RECORD_FROM} WHERE g.id = ?1"))
             .map_err(db_error)?;
         for id in ids {
             if let Some(r) = stmt.query_row([i64::from(*id)], record_from_row).optional().map_err(db_error)? {
@@ -121,9 +132,8 @@ pub(crate) fn load(conn: &Connection, ids: &[Id]) -> Result<Vec<(Id, Record)>> {
 
 /// Every stored record, in insertion order.
 pub(crate) fn load_all(conn: &Connection, mut visit: impl FnMut(Id, Record) -> Result<()>) -> Result<()> {
-    let mut stmt = conn
-        .prepare(&format!("SELECT {RECORD_COLUMNS} FROM grains g LEFT JOIN grain_state s ON s.id = g.id ORDER BY g.id"))
-        .map_err(db_error)?;
+    let mut stmt =
+        conn.prepare(&format!("SELECT {RECORD_COLUMNS} FROM {RECORD_FROM} ORDER BY g.id")).map_err(db_error)?;
     let mut rows = stmt.query([]).map_err(db_error)?;
     while let Some(row) = rows.next().map_err(db_error)? {
         let (id, r) = record_from_row(row).map_err(db_error)??;
@@ -138,7 +148,13 @@ pub(crate) fn postings(conn: &Connection, key: i64, value: &str) -> Result<Vec<I
 }
 
 /// The ids posted under (`key`, `hash`), ascending; `what` names the key in errors.
+/// Every segment is checked, and so is their number against the key's count
+/// row: a segment lost to damage is an error, not a shorter list.
 pub(crate) fn postings_of_hash(conn: &Connection, key: i64, hash: i64, what: &str) -> Result<Vec<Id>> {
+    let count: Option<(i64, i64)> = conn
+        .prepare_cached("SELECT n, sum FROM posting_counts WHERE key = ?1 AND hash = ?2")
+        .and_then(|mut s| s.query_row(params![key, hash], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+        .map_err(db_error)?;
     let mut stmt = conn
         .prepare_cached("SELECT seg, ids, sum FROM postings WHERE key = ?1 AND hash = ?2 ORDER BY seg")
         .map_err(db_error)?;
@@ -155,11 +171,29 @@ pub(crate) fn postings_of_hash(conn: &Connection, key: i64, hash: i64, what: &st
             return Err(rows::damaged(format!("an index segment for {what}")));
         }
     }
+    check_count(count, out.len(), |n| rows::posting_count_sum(key, hash, n), what)?;
     Ok(out)
 }
 
-/// The text postings of a term, ordered by id, every segment checked.
-fn term_postings(conn: &Connection, term: &str) -> Result<Vec<TermPosting>> {
+/// Checks a list's length against its count row (absent: the list must be empty).
+fn check_count(count: Option<(i64, i64)>, len: usize, sum: impl Fn(i64) -> i64, what: &str) -> Result<()> {
+    let n = match count {
+        None => 0,
+        Some((n, s)) if s == sum(n) => n,
+        Some(_) => return Err(rows::damaged(format!("the count row of the index for {what}"))),
+    };
+    if usize::try_from(n).ok() != Some(len) {
+        return Err(rows::damaged(format!("the index for {what} holds {len} entries where its count says {n}")));
+    }
+    Ok(())
+}
+
+/// The text postings of a term, ordered by id, every segment and the count checked.
+pub(crate) fn term_postings(conn: &Connection, term: &str) -> Result<Vec<TermPosting>> {
+    let count: Option<(i64, i64)> = conn
+        .prepare_cached("SELECT n, sum FROM term_counts WHERE term = ?1")
+        .and_then(|mut s| s.query_row([term], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+        .map_err(db_error)?;
     let mut stmt =
         conn.prepare_cached("SELECT seg, postings, sum FROM terms WHERE term = ?1 ORDER BY seg").map_err(db_error)?;
     let mut rows = stmt.query([term]).map_err(db_error)?;
@@ -175,6 +209,7 @@ fn term_postings(conn: &Connection, term: &str) -> Result<Vec<TermPosting>> {
             return Err(rows::damaged(format!("a text index segment for {term:?}")));
         }
     }
+    check_count(count, out.len(), |n| rows::term_count_sum(term, n), &format!("{term:?}"))?;
     Ok(out)
 }
 
@@ -275,14 +310,14 @@ impl DurableStore {
 
     /// `get` (§28.4) without counting an access: reads never write.
     pub fn get(&self, address: &ContentAddress) -> Result<Option<Stored>> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let Some(id) = id_of(&conn, address)? else { return Ok(None) };
         Ok(load(&conn, &[id])?.first().map(|(_, r)| stored(r)))
     }
 
     /// `query` (§28.4): the same answer as [`crate::store::Store::query`] over the same grains.
     pub fn query(&self, q: &Query) -> Result<ResultEnvelope> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let ids = match candidates(&conn, &q.filters)? {
             Some(ids) => ids,
             None => all_ids(&conn)?,
@@ -294,7 +329,7 @@ impl DurableStore {
     /// `search` (§28.4): BM25 over the persisted text postings, with the
     /// statistics of the whole store, so scores equal the in-memory store's.
     pub fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let stats = read_stats(&conn)?;
         let mut scores: HashMap<Id, f64> = HashMap::new();
         if let Some(bm25) =
@@ -324,7 +359,7 @@ impl DurableStore {
     /// supersession records backwards to the root, then `superseded_by`
     /// forwards to the head.
     pub fn history(&self, address: &ContentAddress) -> Result<Vec<Stored>> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let start = id_of(&conn, address)?.ok_or_else(|| OmsError::NotFound { address: address.to_hex() })?;
         let mut back = conn.prepare_cached("SELECT old_id FROM supersessions WHERE new_id = ?1").map_err(db_error)?;
         let mut root = start;
@@ -356,7 +391,7 @@ impl DurableStore {
     /// Every grain with this (subject, relation), all versions, ordered by
     /// `system_valid_from` then address.
     pub fn versions(&self, subject: &str, relation: &str) -> Result<Vec<Stored>> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let ids = intersect(
             &postings(&conn, Key::Subject as i64, subject)?,
             &postings(&conn, Key::Relation as i64, relation)?,
@@ -370,7 +405,7 @@ impl DurableStore {
     /// deadlines (epoch ms), as [`crate::store::Store::scheduled_erasures`]
     /// reports them: read from the index state of the covered grains.
     pub fn scheduled_erasures(&self) -> Result<Vec<(ContentAddress, i64)>> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let mut stmt = conn.prepare_cached("SELECT id FROM grain_state ORDER BY id").map_err(db_error)?;
         let ids = stmt
             .query_map([], |r| r.get::<_, i64>(0))
@@ -385,7 +420,7 @@ impl DurableStore {
 
     /// Up to `max` addresses at or after `start`, ascending (prefix lookups).
     pub fn addresses_from(&self, start: &ContentAddress, max: usize) -> Result<Vec<ContentAddress>> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let mut stmt = conn
             .prepare_cached("SELECT address FROM grains WHERE address >= ?1 ORDER BY address LIMIT ?2")
             .map_err(db_error)?;

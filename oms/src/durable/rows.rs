@@ -54,6 +54,16 @@ pub(crate) fn postings_sum(key: i64, hash: i64, seg: i64, ids: &[u8]) -> i64 {
     checksum(&[b"postings", &key.to_le_bytes(), &hash.to_le_bytes(), &seg.to_le_bytes(), ids])
 }
 
+/// The checksum of a `posting_counts` row.
+pub(crate) fn posting_count_sum(key: i64, hash: i64, n: i64) -> i64 {
+    checksum(&[b"posting_counts", &key.to_le_bytes(), &hash.to_le_bytes(), &n.to_le_bytes()])
+}
+
+/// The checksum of a `term_counts` row.
+pub(crate) fn term_count_sum(term: &str, n: i64) -> i64 {
+    checksum(&[b"term_counts", term.as_bytes(), &n.to_le_bytes()])
+}
+
 /// The checksum of a `terms` row.
 pub(crate) fn terms_sum(term: &str, seg: i64, postings: &[u8]) -> i64 {
     checksum(&[b"terms", term.as_bytes(), &seg.to_le_bytes(), postings])

@@ -5,8 +5,10 @@
 //! `templates` and `audit` refuse every `UPDATE` and `DELETE` through
 //! triggers, so not even a hand-written statement can rewrite or remove a
 //! grain. Only the index layer (`grain_state`, the counters of `stats`,
-//! `tokens_used`, `quotas`) changes in place, as OMS §5.6 allows; index
-//! segments (`postings`, `terms`) are only ever added.
+//! `posting_counts`, `term_counts`, `tokens_used`, `quotas`) changes in
+//! place, as OMS §5.6 allows; index segments (`postings`, `terms`) are only
+//! ever added. Each posting list and term also has a count row, so that a
+//! segment lost to damage is noticed by the query that needs it.
 
 use rusqlite::Connection;
 
@@ -82,6 +84,20 @@ CREATE TABLE postings (
     ids   BLOB    NOT NULL,
     sum   INTEGER NOT NULL,
     PRIMARY KEY (key, hash, seg)
+) WITHOUT ROWID;
+
+CREATE TABLE posting_counts (
+    key  INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    n    INTEGER NOT NULL,
+    sum  INTEGER NOT NULL,
+    PRIMARY KEY (key, hash)
+) WITHOUT ROWID;
+
+CREATE TABLE term_counts (
+    term TEXT    NOT NULL PRIMARY KEY,
+    n    INTEGER NOT NULL,
+    sum  INTEGER NOT NULL
 ) WITHOUT ROWID;
 
 CREATE TABLE terms (

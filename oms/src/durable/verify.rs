@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use super::ingest::{index_keys, read_stats};
 use super::read::load_all;
-use super::rows::{self, TermPosting};
+use super::rows::TermPosting;
 use super::{DurableStore, db_error};
 use crate::address::{ContentAddress, hex};
 use crate::cose;
@@ -128,7 +128,7 @@ fn check_audit(conn: &Connection) -> Result<usize> {
 impl DurableStore {
     /// Checks everything (see the module docs); the first fault is the error.
     pub fn verify(&self) -> Result<VerifyReport> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let check: String = conn.query_row("PRAGMA integrity_check(1)", [], |r| r.get(0)).map_err(db_error)?;
         if check != "ok" {
             return Err(OmsError::corrupt(CorruptReason::Container(format!("SQLite integrity check: {check}"))));
@@ -207,18 +207,8 @@ impl DurableStore {
         let mut stmt = conn.prepare("SELECT DISTINCT term FROM terms").map_err(db_error)?;
         let stored_terms: Vec<String> =
             stmt.query_map([], |r| r.get(0)).map_err(db_error)?.collect::<rusqlite::Result<_>>().map_err(db_error)?;
-        let mut term_stmt =
-            conn.prepare("SELECT seg, postings, sum FROM terms WHERE term = ?1 ORDER BY seg").map_err(db_error)?;
         for term in &stored_terms {
-            let mut got = Vec::new();
-            let mut rows = term_stmt.query([term]).map_err(db_error)?;
-            while let Some(row) = rows.next().map_err(db_error)? {
-                let (seg, bytes, sum): (i64, Vec<u8>, i64) =
-                    (row.get(0).map_err(db_error)?, row.get(1).map_err(db_error)?, row.get(2).map_err(db_error)?);
-                if sum != rows::terms_sum(term, seg, &bytes) || rows::decode_terms(&bytes, &mut got).is_none() {
-                    return Err(integrity(format!("a text index segment for {term:?} is damaged")));
-                }
-            }
+            let got = super::read::term_postings(&conn, term)?;
             if Some(&got) != expect_terms.remove(term).as_ref() {
                 return Err(integrity(format!("the text index of {term:?} does not match the grains")));
             }
@@ -226,6 +216,19 @@ impl DurableStore {
         }
         if let Some((term, _)) = expect_terms.into_iter().next() {
             return Err(integrity(format!("the text index of {term:?} is missing")));
+        }
+        // Count rows whose lists are gone entirely (the lookups above checked the others).
+        let orphans: i64 = conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM posting_counts c WHERE NOT EXISTS \
+                   (SELECT 1 FROM postings p WHERE p.key = c.key AND p.hash = c.hash)) \
+                 + (SELECT count(*) FROM term_counts c WHERE NOT EXISTS (SELECT 1 FROM terms t WHERE t.term = c.term))",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(db_error)?;
+        if orphans > 0 {
+            return Err(integrity(format!("{orphans} index count row(s) name lists that are gone")));
         }
         // Supersession recomputed.
         let mut stmt = conn.prepare("SELECT new_id, old_id FROM supersessions ORDER BY new_id").map_err(db_error)?;
@@ -252,7 +255,16 @@ impl DurableStore {
             }
             report.supersessions += 1;
         }
-        for (address, by, _, _) in chain.values() {
+        let superseded: std::collections::HashSet<i64> = {
+            let mut stmt = conn.prepare("SELECT old_id FROM supersessions").map_err(db_error)?;
+            stmt.query_map([], |r| r.get(0)).map_err(db_error)?.collect::<rusqlite::Result<_>>().map_err(db_error)?
+        };
+        for (id, (address, by, _, _)) in &chain {
+            if by.is_some() && !superseded.contains(&i64::from(*id)) {
+                return Err(integrity(format!(
+                    "{address} is marked superseded, but its supersession record is missing"
+                )));
+            }
             if let Some(by) = by
                 && !addresses.contains_key(by)
             {
@@ -265,7 +277,7 @@ impl DurableStore {
 
     /// Figures about the store.
     pub fn stats(&self) -> Result<StoreStats> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let count = |sql: &str| -> Result<u64> {
             conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map_err(db_error).map(|n| u64::try_from(n).unwrap_or(0))
         };
@@ -302,7 +314,7 @@ impl DurableStore {
     /// in insertion order, with a manifest of all non-default index state,
     /// exactly as [`crate::store::Store::save`] writes an in-memory store.
     pub fn export_mg(&self, opts: &SaveOptions) -> Result<Vec<u8>> {
-        let conn = self.conn();
+        let conn = self.snapshot()?;
         let mut entries: Vec<Vec<u8>> = Vec::new();
         let mut manifest = Manifest::new();
         load_all(&conn, |_, r| {

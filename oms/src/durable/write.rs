@@ -154,8 +154,7 @@ fn write_back(
         };
         ids.insert(*address, id);
     }
-    ingest.flush()?;
-    drop(ingest);
+    ingest.finish()?;
     let id_of_addr = |a: &ContentAddress| {
         ids.get(a).copied().ok_or_else(|| OmsError::Bug { detail: format!("{a} has no id in the working set") })
     };
