@@ -159,3 +159,71 @@ fn init_refuses_an_existing_file_and_add_reports_durable_addresses() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:1"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A store in a directory this process may not write (a read-only mount, a
+/// shared directory) is still readable: `cal run`, `store stats` and
+/// `store verify` answer as an unprivileged user, with the bytes the owner
+/// gets. Needs root (to drop to `nobody` with `setpriv`); skipped otherwise.
+#[test]
+fn a_store_in_a_read_only_place_can_be_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let uid = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    if uid.ok().as_deref() != Some("0") || !Path::new("/usr/bin/setpriv").exists() {
+        eprintln!("skipped: needs root and setpriv to run cal as an unprivileged user");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    let db = ro.join("r.db");
+    let db_s = db.to_str().unwrap();
+    ok(&["store", "init", db_s]);
+    ok(&["store", "import", db_s, repo("interp/demo/demo.mg").to_str().unwrap()]);
+    for (p, mode) in [(dir.path(), 0o755), (ro.as_path(), 0o555), (db.as_path(), 0o644)] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let q = "RECALL beliefs ABOUT \"alice\" | LIMIT 5";
+    let as_owner = ok(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", db_s, q]);
+    let as_nobody = |args: &[&str]| {
+        std::process::Command::new("/usr/bin/setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_cal")])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = as_nobody(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", db_s, q]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), as_owner);
+    for args in [vec!["store", "stats", db_s], vec!["store", "verify", db_s]] {
+        let out = as_nobody(&args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn export_never_replaces_a_store_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    for db in [&a, &b] {
+        ok(&["store", "init", db.to_str().unwrap()]);
+        ok(&["store", "import", db.to_str().unwrap(), repo("conformance/fixtures/beliefs-basic.mg").to_str().unwrap()]);
+    }
+    let before = std::fs::read(&a).unwrap();
+    for target in [&a, &b] {
+        let out = cal(&["store", "export", a.to_str().unwrap(), target.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("is a store database"));
+        ok(&["store", "verify", target.to_str().unwrap()]);
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), before);
+    let grains = dir.path().join("g.jsonl");
+    std::fs::write(&grains, "{\"type\":\"belief\",\"subject\":\"s\",\"relation\":\"r\",\"object\":\"o\",\"confidence\":1.0,\"created_at\":1}\n").unwrap();
+    let out = cal(&["mg", "pack", b.to_str().unwrap(), "--jsonl", grains.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a store database"));
+    ok(&["store", "verify", b.to_str().unwrap()]);
+}

@@ -4,11 +4,14 @@
 //! leaves the old file byte-identical (or absent, if there was none); a
 //! reader never sees a half-written file.
 //!
-//! The temporary name is `.<name>.tmp.<pid>.<counter>` next to the target,
-//! unique per process and per writer, so two writers — in one process or in
-//! two — never write into each other's temporary file (the last rename
-//! wins). A replaced file keeps its permissions; a new one gets the default
-//! permissions of the process (0666 less the umask, usually 0644).
+//! The temporary name is `.<name>.tmp.<pid>.<counter>` next to the target
+//! (the name cut to its first 32 characters, so a long but legal target name
+//! still leaves room), unique per process and per writer, so two writers — in
+//! one process or in two — never write into each other's temporary file (the
+//! last rename wins). A replaced file keeps its permissions; a new one gets
+//! the default permissions of the process (0666 less the umask, usually
+//! 0644). A target that is a symbolic link is written through: the file it
+//! points to is replaced and the link stays.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -39,13 +42,20 @@ impl AtomicFile {
     /// Starts writing a replacement for `path`: creates the temporary file
     /// next to it, with the target's permissions when the target exists.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        let linked;
+        let path = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                linked = std::fs::canonicalize(path)?;
+                linked.as_path()
+            }
+            _ => path,
+        };
         let name = path.file_name().ok_or_else(|| {
             io::Error::new(io::ErrorKind::InvalidInput, format!("{} does not name a file", path.display()))
         })?;
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".tmp.{}.{n}", std::process::id()));
+        let short: String = name.to_string_lossy().chars().take(32).collect();
+        let temp_name = format!(".{short}.tmp.{}.{n}", std::process::id());
         let temp = path.with_file_name(temp_name);
         let file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
         let mut out = AtomicFile { target: path.to_path_buf(), temp, file: Some(file) };

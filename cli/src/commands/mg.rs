@@ -124,17 +124,9 @@ fn read(file: Option<&PathBuf>) -> Result<Vec<u8>, Failure> {
     input::read(file).map(|i| i.bytes).map_err(Failure::Usage)
 }
 
-/// Replaces `path` atomically (`oms::atomic`): a failed write leaves any old file as it was.
+/// Replaces `path` atomically ([`super::write_file`]).
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    oms::atomic::write_atomic(path, bytes).map_err(|e| {
-        // Only the last step (syncing the directory) can fail after the rename.
-        let state = match std::fs::read(path) {
-            Ok(now) if now == bytes => "; the new file is in place but may not be durable",
-            Ok(_) => "; the existing file is unchanged",
-            Err(_) => "",
-        };
-        Failure::Usage(format!("cannot write {}: {e}{state}", path.display()))
-    })
+    super::write_file(path, bytes).map_err(Failure::Usage)
 }
 
 fn print(j: &serde_json::Value) {

@@ -26,3 +26,24 @@ pub fn usage_error(message: &str) -> ExitCode {
     errln!("error: {message}");
     ExitCode::from(2)
 }
+
+/// Replaces the file at `path` with `bytes` atomically (`oms::atomic`): a failed write leaves
+/// any old file as it was, and the message says so. A store database is never replaced: a
+/// mistyped output path must not destroy a store (`cal store export db.db db.db`).
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    if oms::durable::is_database(path).unwrap_or(false) {
+        return Err(format!(
+            "refusing to replace {}: it is a store database (this command writes a .mg file; choose another path)",
+            path.display()
+        ));
+    }
+    oms::atomic::write_atomic(path, bytes).map_err(|e| {
+        // Only the last step (syncing the directory) can fail after the rename.
+        let state = match std::fs::read(path) {
+            Ok(now) if now == bytes => "; the new file is in place but may not be durable",
+            Ok(_) => "; the existing file is unchanged",
+            Err(_) => "",
+        };
+        format!("cannot write {}: {e}{state}", path.display())
+    })
+}

@@ -129,10 +129,8 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
             let store = open(&db, false)?;
             let bytes =
                 store.export_mg(&SaveOptions { include_local: local, compress }).map_err(|e| invalid_at(&db, &e))?;
-            oms::atomic::write_atomic(&out, &bytes).map_err(|e| {
-                Failure::Usage(format!("cannot write {}: {e} (the old file is unchanged)", out.display()))
-            })?;
-            let grains = store.len().map_err(|e| invalid_at(&db, &e))?;
+            super::write_file(&out, &bytes).map_err(Failure::Usage)?;
+            let grains = oms::mg::MgFile::open(&bytes).map_or(0, |f| f.len());
             print(&serde_json::json!({ "file": out.display().to_string(), "grains": grains, "bytes": bytes.len() }));
         }
         StoreCommand::Add { db, files, jsonl } => {

@@ -159,8 +159,11 @@ impl DurableStore {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
         };
         let conn = Connection::open_with_flags(path, flags).map_err(db_error)?;
-        configure(&conn, &opts)?;
-        schema::check(&conn)?;
+        let conn = match configure(&conn, &opts).and_then(|()| schema::check(&conn)) {
+            Ok(()) => conn,
+            Err(e) if !opts.write && read_only_place(&e) => open_immutable(path, &opts).map_err(|_| e)?,
+            Err(e) => return Err(e),
+        };
         Ok(DurableStore { conn: Mutex::new(conn), config, path: path.to_path_buf(), write: opts.write })
     }
 
@@ -256,6 +259,50 @@ pub(crate) fn with_import_cache<T>(conn: &mut Connection, f: impl FnOnce(&mut Co
     set_cache(conn, IMPORT_CACHE_KIB)?;
     let out = f(conn);
     set_cache(conn, CACHE_KIB)?;
+    out
+}
+
+/// Whether an error says that this process may not create the files a WAL
+/// reader needs (the `-shm` index) where the store lies.
+fn read_only_place(e: &OmsError) -> bool {
+    matches!(e, OmsError::Io { reason } if reason.contains("read-only") || reason.contains("unable to open"))
+}
+
+/// Opens a store that lies where this process cannot write (a read-only
+/// directory or medium) as immutable: SQLite then needs no `-shm` file. Only
+/// when no write-ahead log holds commits the main file lacks, since an
+/// immutable reader would not see them.
+fn open_immutable(path: &Path, opts: &OpenOptions) -> Result<Connection> {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
+        return Err(OmsError::Io {
+            reason: format!(
+                "{} cannot be read from here: its write-ahead log holds commits, and reading them needs a \
+                 file this process may not create beside it; open the store once where it can be written \
+                 (for example `cal store verify` as its owner) so that the log is folded in",
+                path.display()
+            ),
+        });
+    }
+    let uri = format!("file:{}?immutable=1", uri_path(path));
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+    let conn = Connection::open_with_flags(uri, flags).map_err(db_error)?;
+    configure(&conn, opts)?;
+    schema::check(&conn)?;
+    Ok(conn)
+}
+
+/// A path as the path part of an SQLite URI: everything but unreserved
+/// characters and `/` percent-encoded.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for b in path.as_os_str().as_encoded_bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(char::from(*b)),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
     out
 }
 
