@@ -154,10 +154,35 @@ fn init_refuses_an_existing_file_and_add_reports_durable_addresses() {
     let got = ok(&["run", "--store", db_s, "--format", "text", "RECALL beliefs WHERE subject = \"s\""]);
     assert!(got.contains("s r 1") && got.contains("s r 2"), "{got}");
     let bad = dir.path().join("bad.jsonl");
-    std::fs::write(&bad, "{\"type\":\"belief\",\"subject\":\"s\"}\n").unwrap();
+    for (line, says) in [
+        ("{\"type\":\"belief\",\"subject\":\"s\"}", "ERR_SCHEMA"),
+        ("not json", "JSON object"),
+        ("[1,2]", "JSON object"),
+    ] {
+        std::fs::write(&bad, format!("{line}\n")).unwrap();
+        let out = cal(&["store", "add", db_s, "--jsonl", bad.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(1), "{line}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("bad.jsonl:1") && err.contains(says), "{line}: {err}");
+    }
+    // An llm observer without observer_model: added, with the SHOULD-level warning.
+    std::fs::write(
+        &bad,
+        "{\"type\":\"observation\",\"observer_id\":\"o\",\"observer_type\":\"llm\",\"subject\":\"s\",\"object\":\"x\",\"created_at\":1}\n",
+    )
+    .unwrap();
     let out = cal(&["store", "add", db_s, "--jsonl", bad.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("WARN_OBSERVER_MODEL"));
+    // `mg verify` on a database says what it is.
+    let out = cal(&["mg", "verify", db_s], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:1"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cal store verify"));
+    // A failed init leaves nothing behind, so the retry is not told the file exists.
+    let long = dir.path().join(format!("{}.db", "a".repeat(250)));
+    let out = cal(&["store", "init", long.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!long.exists(), "a failed init left its file behind");
 }
 
 /// A store in a directory this process may not write (a read-only mount, a

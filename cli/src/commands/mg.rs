@@ -219,6 +219,12 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
                 out!("{}", tools::report_text(&report));
             }
             if !report.is_ok() {
+                if oms::durable::is_database(&file).unwrap_or(false) {
+                    errln!(
+                        "hint: {} is a store database, not a .mg file: `cal store verify` checks it",
+                        file.display()
+                    );
+                }
                 return Ok(invalid());
             }
         }

@@ -188,24 +188,28 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
                     "file_bytes": s.file_bytes,
                 }));
             } else {
-                outln!("store        {}", db.display());
-                outln!("grains       {}", s.grains);
+                outln!("{:<16}{}", "store", db.display());
+                outln!("{:<16}{}", "grains", s.grains);
                 for (t, n) in &s.by_type {
-                    outln!("  {t:<11}{n}");
+                    outln!("  {t:<14}{n}");
                 }
-                outln!("supersessions {}", s.supersessions);
-                outln!("audit entries {}", s.audit_entries);
-                outln!("templates    {}", s.templates);
-                outln!("text terms   {}", s.terms);
-                outln!("file bytes   {}", s.file_bytes);
+                outln!("{:<16}{}", "supersessions", s.supersessions);
+                outln!("{:<16}{}", "audit entries", s.audit_entries);
+                outln!("{:<16}{}", "templates", s.templates);
+                outln!("{:<16}{}", "text terms", s.terms);
+                outln!("{:<16}{}", "file bytes", s.file_bytes);
             }
         }
     }
     Ok(OK)
 }
 
-/// Adds one grain and prints its address once the write is durable.
+/// Adds one grain and prints its address once the write is durable; SHOULD-level
+/// warnings about the grain (OMS §17.2) go to standard error.
 fn add_one(store: &DurableStore, origin: &Path, input: &GrainInput) -> Result<(), Failure> {
+    for w in input.grain().warnings() {
+        errln!("warning: {}: {w}", origin.display());
+    }
     let entry = input.entry_bytes().map_err(|e| invalid_at(origin, &e))?;
     let address = store.put(&entry).map_err(|e| invalid_at(origin, &e))?;
     outln!("{}", address.to_hex());
@@ -227,6 +231,12 @@ fn add_jsonl(store: &DurableStore, path: &Path) -> Result<(), Failure> {
             continue;
         }
         let at = PathBuf::from(format!("{}:{}", path.display(), i + 1));
+        if !line.trim_start().starts_with('{') {
+            return Err(Failure::Invalid(format!(
+                "{}: a line of --jsonl must be one grain as a JSON object (full field names)",
+                at.display()
+            )));
+        }
         let input = tools::read_grain_input(line.as_bytes(), false).map_err(|e| invalid_at(&at, &e))?;
         add_one(store, &at, &input)?;
     }

@@ -450,13 +450,15 @@ impl DurableStore {
         let mut report = ImportReport { in_file: entries.len(), added: 0, states: manifest.len() };
         let mut rules = !manifest.is_empty();
         if !rules {
+            tx.execute_batch("SAVEPOINT bulk").map_err(db_error)?;
             let (added, needs_rules) = bulk(&tx, &entries)?;
             report.added = added;
             rules = needs_rules;
+            // Start again from what the store held, keeping the write lock.
+            let end = if rules { "ROLLBACK TO bulk; RELEASE bulk" } else { "RELEASE bulk" };
+            tx.execute_batch(end).map_err(db_error)?;
         }
         if rules {
-            // Start again inside the same transaction, from what the store held.
-            tx.execute_batch("ROLLBACK; BEGIN IMMEDIATE").map_err(db_error)?;
             let parsed = parse_all(&entries)?;
             let mut seeds = super::write::Seeds::default();
             for p in &parsed {

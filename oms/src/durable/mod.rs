@@ -123,11 +123,31 @@ pub(crate) fn db_error(e: rusqlite::Error) -> OmsError {
 impl DurableStore {
     /// Creates a new, empty store at `path`; refuses a path that exists.
     pub fn create(path: &Path, config: StoreConfig) -> Result<DurableStore> {
-        if path.exists() {
-            return Err(OmsError::Conflict {
-                reason: format!("{} already exists; a store is created only where there is no file", path.display()),
-            });
+        // Claim the name first (atomically: no other creator can have it too), and give it
+        // back if the store cannot be made, so that a retry is not told it exists.
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(OmsError::Conflict {
+                    reason: format!(
+                        "{} already exists; a store is created only where there is no file",
+                        path.display()
+                    ),
+                });
+            }
+            Err(e) => return Err(OmsError::Io { reason: format!("cannot create {}: {e}", path.display()) }),
         }
+        Self::create_claimed(path, config).inspect_err(|_| {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut p = path.as_os_str().to_owned();
+                p.push(suffix);
+                let _ = std::fs::remove_file(p);
+            }
+        })
+    }
+
+    /// Makes a store in the empty file `path` this process has just created.
+    fn create_claimed(path: &Path, config: StoreConfig) -> Result<DurableStore> {
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
