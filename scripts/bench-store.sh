@@ -5,7 +5,8 @@
 # Usage: scripts/bench-store.sh [DIR] (default: a temporary directory, removed at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet -p cal -p oms --example gen_store
+cargo build --release --quiet -p cal
+cargo build --release --quiet -p oms --example gen_store
 CAL=target/release/cal
 GEN=target/release/examples/gen_store
 DIR=${1:-$(mktemp -d)}
