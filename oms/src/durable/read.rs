@@ -16,7 +16,7 @@ use crate::grain::{DecodeOptions, decode_with};
 use crate::mg::IndexState;
 use crate::store::indexes::{EQUALITY_INDEXED, Id, Key};
 use crate::store::query::{Filter, Query, ResultEnvelope};
-use crate::store::read::{answer_query, answer_search, eq_str};
+use crate::store::read::{answer_query, answer_search, eq_str, walk_chain};
 use crate::store::record::{Parsed, Record};
 use crate::store::search::{Bm25, query_terms};
 use crate::store::{Stored, stored};
@@ -362,30 +362,21 @@ impl DurableStore {
         let conn = self.snapshot()?;
         let start = id_of(&conn, address)?.ok_or_else(|| OmsError::NotFound { address: address.to_hex() })?;
         let mut back = conn.prepare_cached("SELECT old_id FROM supersessions WHERE new_id = ?1").map_err(db_error)?;
-        let mut root = start;
-        let mut seen = HashSet::from([start]);
-        while let Some(prev) = back.query_row([i64::from(root)], |r| r.get::<_, i64>(0)).optional().map_err(db_error)? {
-            let prev = Id::try_from(prev).map_err(|_| rows::damaged("a supersession record"))?;
-            if !seen.insert(prev) {
-                break;
-            }
-            root = prev;
-        }
-        let mut out = Vec::new();
-        let mut cur = Some(root);
-        let mut visited = HashSet::new();
-        while let Some(id) = cur {
-            if !visited.insert(id) {
-                break;
-            }
-            let Some((_, r)) = load(&conn, &[id])?.into_iter().next() else { break };
-            cur = match r.state.superseded_by {
-                Some(a) => id_of(&conn, &a)?,
-                None => None,
-            };
-            out.push(stored(&r));
-        }
-        Ok(out)
+        walk_chain(
+            start,
+            |id| {
+                let prev = back.query_row([i64::from(id)], |r| r.get::<_, i64>(0)).optional().map_err(db_error)?;
+                prev.map(|p| Id::try_from(p).map_err(|_| rows::damaged("a supersession record"))).transpose()
+            },
+            |id| {
+                let Some((_, r)) = load(&conn, &[id])?.into_iter().next() else { return Ok(None) };
+                let successor = match r.state.superseded_by {
+                    Some(a) => id_of(&conn, &a)?,
+                    None => None,
+                };
+                Ok(Some((stored(&r), successor)))
+            },
+        )
     }
 
     /// Every grain with this (subject, relation), all versions, ordered by

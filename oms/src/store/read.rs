@@ -83,26 +83,11 @@ impl Store {
     pub fn history(&self, address: &ContentAddress) -> Result<Vec<Stored>> {
         let inner = self.read();
         let start = inner.id_of(address).ok_or_else(|| OmsError::NotFound { address: address.to_hex() })?;
-        let mut root = start;
-        let mut seen = HashSet::from([start]);
-        while let Some(prev) = inner.supersedes.get(&root) {
-            if !seen.insert(*prev) {
-                break;
-            }
-            root = *prev;
-        }
-        let mut out = Vec::new();
-        let mut cur = Some(root);
-        let mut visited = HashSet::new();
-        while let Some(id) = cur {
-            if !visited.insert(id) {
-                break;
-            }
-            let Some(r) = inner.record(id) else { break };
-            out.push(stored(r));
-            cur = r.state.superseded_by.and_then(|a| inner.id_of(&a));
-        }
-        Ok(out)
+        walk_chain(
+            start,
+            |id| Ok(inner.supersedes.get(&id).copied()),
+            |id| Ok(inner.record(id).map(|r| (stored(r), r.state.superseded_by.and_then(|a| inner.id_of(&a))))),
+        )
     }
 
     /// Every grain with this (subject, relation), all versions, ordered by
@@ -123,6 +108,37 @@ impl Store {
     pub fn addresses(&self) -> Vec<ContentAddress> {
         self.read().records.iter().flatten().map(|r| r.address).collect()
     }
+}
+
+/// The version chain through `start`, oldest first (HISTORY): `prev` steps
+/// back from a version to the one it superseded until the root, then `next`
+/// gives each version and its successor's id, to the head. Both walks stop at
+/// a cycle. Shared by every store.
+pub(crate) fn walk_chain<T>(
+    start: Id,
+    mut prev: impl FnMut(Id) -> Result<Option<Id>>,
+    mut next: impl FnMut(Id) -> Result<Option<(T, Option<Id>)>>,
+) -> Result<Vec<T>> {
+    let mut root = start;
+    let mut seen = HashSet::from([start]);
+    while let Some(p) = prev(root)? {
+        if !seen.insert(p) {
+            break;
+        }
+        root = p;
+    }
+    let mut out = Vec::new();
+    let mut cur = Some(root);
+    let mut visited = HashSet::new();
+    while let Some(id) = cur {
+        if !visited.insert(id) {
+            break;
+        }
+        let Some((version, successor)) = next(id)? else { break };
+        out.push(version);
+        cur = successor;
+    }
+    Ok(out)
 }
 
 /// Answers a structured query over candidate records (a superset of the
