@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use cal_conformance::case::Body;
 use cal_conformance::{default_cases_dir, default_fixtures_dir, execute_with, load_corpus};
 use cal_interp::{DurableFacade, OmsFacade};
-use oms::durable::DurableStore;
+use oms::durable::{DurableStore, OpenOptions};
 use oms::store::{Store, StoreConfig};
 
 struct Pair {
@@ -34,8 +34,11 @@ fn load(name: &str, dir: &std::path::Path) -> Pair {
     let clock = Arc::new(AtomicI64::new(0));
     let memory = Arc::new(Store::load(&bytes, config(&clock)).expect("fixture loads in memory"));
     let path = dir.join(format!("{name}.db"));
-    let db = DurableStore::create(&path, config(&clock)).expect("create");
-    db.import_mg(&bytes).expect("fixture imports");
+    DurableStore::create(&path, config(&clock)).expect("create").import_mg(&bytes).expect("fixture imports");
+    // Three grains decoded at a time, so that a query's page is cut back between batches
+    // again and again (the streaming top-k of `DurableStore::query`), as at scale.
+    let opts = OpenOptions { read_batch: 3, ..OpenOptions::read_only() };
+    let db = DurableStore::open(&path, config(&clock), opts).expect("open");
     Pair { memory, durable: Arc::new(DurableFacade::new(Arc::new(db))), clock }
 }
 

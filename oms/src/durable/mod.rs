@@ -51,6 +51,9 @@ pub use verify::{StoreStats, VerifyReport};
 /// The first 16 bytes of every SQLite database file.
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
+/// Grains a query decodes at a time, by default.
+pub const DEFAULT_READ_BATCH: usize = 4096;
+
 /// How to open a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpenOptions {
@@ -59,17 +62,20 @@ pub struct OpenOptions {
     pub write: bool,
     /// How long a write waits for another writer before `ERR_BUSY`.
     pub busy_timeout: Duration,
+    /// How many grains a structured query decodes at a time: its memory is
+    /// bounded by this and its page, however many grains it reads.
+    pub read_batch: usize,
 }
 
 impl OpenOptions {
     /// Read-only access (`cal run --store`).
     pub fn read_only() -> Self {
-        OpenOptions { write: false, busy_timeout: Duration::from_secs(2) }
+        OpenOptions { write: false, busy_timeout: Duration::from_secs(2), read_batch: DEFAULT_READ_BATCH }
     }
 
     /// Read-write access.
     pub fn read_write() -> Self {
-        OpenOptions { write: true, busy_timeout: Duration::from_secs(2) }
+        OpenOptions { write: true, busy_timeout: Duration::from_secs(2), read_batch: DEFAULT_READ_BATCH }
     }
 }
 
@@ -79,6 +85,7 @@ pub struct DurableStore {
     config: StoreConfig,
     path: PathBuf,
     write: bool,
+    read_batch: usize,
 }
 
 impl std::fmt::Debug for DurableStore {
@@ -158,7 +165,13 @@ impl DurableStore {
         schema::create(&tx)?;
         tx.commit().map_err(db_error)?;
         sync_dir(path);
-        Ok(DurableStore { conn: Mutex::new(conn), config, path: path.to_path_buf(), write: true })
+        Ok(DurableStore {
+            conn: Mutex::new(conn),
+            config,
+            path: path.to_path_buf(),
+            write: true,
+            read_batch: DEFAULT_READ_BATCH,
+        })
     }
 
     /// Opens an existing store.
@@ -184,7 +197,13 @@ impl DurableStore {
             Err(e) if !opts.write && read_only_place(&e) => open_immutable(path, &opts).map_err(|_| e)?,
             Err(e) => return Err(e),
         };
-        Ok(DurableStore { conn: Mutex::new(conn), config, path: path.to_path_buf(), write: opts.write })
+        Ok(DurableStore {
+            conn: Mutex::new(conn),
+            config,
+            path: path.to_path_buf(),
+            write: opts.write,
+            read_batch: opts.read_batch,
+        })
     }
 
     /// The store's configuration (clock, policy switches).

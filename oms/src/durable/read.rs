@@ -3,7 +3,7 @@
 //! of its terms), only those grains decoded, then the in-memory store's own
 //! filter, sort and page code ([`answer_query`], [`answer_search`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -16,7 +16,7 @@ use crate::grain::{DecodeOptions, decode_with};
 use crate::mg::IndexState;
 use crate::store::indexes::{EQUALITY_INDEXED, Id, Key};
 use crate::store::query::{Filter, Query, ResultEnvelope};
-use crate::store::read::{answer_query, answer_search, eq_str, walk_chain};
+use crate::store::read::{QueryStream, answer_search, eq_str, walk_chain};
 use crate::store::record::{Parsed, Record};
 use crate::store::search::{Bm25, query_terms};
 use crate::store::{Stored, stored};
@@ -97,49 +97,78 @@ fn build_record(
 /// Loads the records of `ids` (ascending), in that order.
 pub(crate) fn load(conn: &Connection, ids: &[Id]) -> Result<Vec<(Id, Record)>> {
     let mut out = Vec::with_capacity(ids.len());
-    let scan = ids.len() > 64
-        && ids.len().saturating_mul(SCAN_FRACTION) > usize::try_from(read_stats(conn)?.grains).unwrap_or(usize::MAX);
+    load_batches(conn, Some(ids), usize::MAX, |batch| {
+        out.extend(batch);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Hands the records of `ids` (ascending; `None`: every grain) to `visit`
+/// in id order, at most `batch` at a time, so that no more than a batch of
+/// decoded grains need be alive at once: one scan of the table when they are
+/// many, one lookup each otherwise. Every id must name a stored grain.
+pub(crate) fn load_batches(
+    conn: &Connection,
+    ids: Option<&[Id]>,
+    batch: usize,
+    mut visit: impl FnMut(Vec<(Id, Record)>) -> Result<()>,
+) -> Result<()> {
+    let batch = batch.max(1);
+    let mut buf: Vec<(Id, Record)> = Vec::new();
+    let mut found = 0usize;
+    let scan = match ids {
+        None => true,
+        Some(ids) => {
+            ids.len() > 64
+                && ids.len().saturating_mul(SCAN_FRACTION)
+                    > usize::try_from(read_stats(conn)?.grains).unwrap_or(usize::MAX)
+        }
+    };
+    let mut push = |buf: &mut Vec<(Id, Record)>, r: (Id, Record)| -> Result<()> {
+        found += 1;
+        buf.push(r);
+        if buf.len() >= batch { visit(std::mem::take(buf)) } else { Ok(()) }
+    };
     if scan {
-        let wanted: HashSet<Id> = ids.iter().copied().collect();
         let mut stmt = conn
             .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM {RECORD_FROM} ORDER BY g.id"))
             .map_err(db_error)?;
         let mut rows = stmt.query([]).map_err(db_error)?;
         while let Some(row) = rows.next().map_err(db_error)? {
             let id: i64 = row.get(0).map_err(db_error)?;
-            if Id::try_from(id).is_ok_and(|id| wanted.contains(&id)) {
-                out.push(record_from_row(row).map_err(db_error)??);
+            let wanted = ids.is_none_or(|ids| Id::try_from(id).is_ok_and(|id| ids.binary_search(&id).is_ok()));
+            if wanted {
+                push(&mut buf, record_from_row(row).map_err(db_error)??)?;
             }
         }
     } else {
         let mut stmt = conn
             .prepare_cached(&format!("SELECT {RECORD_COLUMNS} FROM {RECORD_FROM} WHERE g.id = ?1"))
             .map_err(db_error)?;
-        for id in ids {
+        for id in ids.unwrap_or_default() {
             if let Some(r) = stmt.query_row([i64::from(*id)], record_from_row).optional().map_err(db_error)? {
-                out.push(r?);
+                push(&mut buf, r?)?;
             }
         }
     }
-    if out.len() != ids.len() {
+    if !buf.is_empty() {
+        visit(buf)?;
+    }
+    if let Some(ids) = ids
+        && found != ids.len()
+    {
         return Err(rows::damaged(format!(
             "an index names {} grain(s) that are not stored",
-            ids.len().saturating_sub(out.len())
+            ids.len().saturating_sub(found)
         )));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Every stored record, in insertion order.
 pub(crate) fn load_all(conn: &Connection, mut visit: impl FnMut(Id, Record) -> Result<()>) -> Result<()> {
-    let mut stmt =
-        conn.prepare(&format!("SELECT {RECORD_COLUMNS} FROM {RECORD_FROM} ORDER BY g.id")).map_err(db_error)?;
-    let mut rows = stmt.query([]).map_err(db_error)?;
-    while let Some(row) = rows.next().map_err(db_error)? {
-        let (id, r) = record_from_row(row).map_err(db_error)??;
-        visit(id, r)?;
-    }
-    Ok(())
+    load_batches(conn, None, 1024, |batch| batch.into_iter().try_for_each(|(id, r)| visit(id, r)))
 }
 
 /// The ids posted under (`key`, `value`), ascending, every segment checked.
@@ -283,15 +312,6 @@ pub(crate) fn candidates(conn: &Connection, filters: &[Filter]) -> Result<Option
     Ok(None)
 }
 
-/// Every id, ascending.
-fn all_ids(conn: &Connection) -> Result<Vec<Id>> {
-    let mut stmt = conn.prepare_cached("SELECT id FROM grains ORDER BY id").map_err(db_error)?;
-    stmt.query_map([], |r| r.get::<_, i64>(0))
-        .map_err(db_error)?
-        .map(|r| r.map_err(db_error).and_then(|id| Id::try_from(id).map_err(|_| rows::damaged("a grain id"))))
-        .collect()
-}
-
 impl DurableStore {
     /// Number of grains held.
     pub fn len(&self) -> Result<usize> {
@@ -318,12 +338,13 @@ impl DurableStore {
     /// `query` (§28.4): the same answer as [`crate::store::Store::query`] over the same grains.
     pub fn query(&self, q: &Query) -> Result<ResultEnvelope> {
         let conn = self.snapshot()?;
-        let ids = match candidates(&conn, &q.filters)? {
-            Some(ids) => ids,
-            None => all_ids(&conn)?,
-        };
-        let records = load(&conn, &ids)?;
-        answer_query(records.iter().map(|(_, r)| r), q, None)
+        let ids = candidates(&conn, &q.filters)?;
+        let mut answer = QueryStream::new(q, self.read_batch)?;
+        load_batches(&conn, ids.as_deref(), self.read_batch, |batch| {
+            answer.add(batch.into_iter().map(|(_, r)| r).collect());
+            Ok(())
+        })?;
+        Ok(answer.finish(None))
     }
 
     /// `search` (§28.4): BM25 over the persisted text postings, with the

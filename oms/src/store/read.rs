@@ -162,6 +162,72 @@ pub(crate) fn answer_query<'a>(
     Ok(page(matches, total, offset, q.limit, fp, touch, |_| fields.clone()))
 }
 
+/// [`answer_query`] over candidates that arrive in batches of owned records
+/// (a store that decodes them from disk): only the first `offset + limit`
+/// matches in the query's order are kept between batches, and the others are
+/// counted, so memory is bounded by the page and a batch whatever the number
+/// of matches. Exact, because the order is total (ties end with the
+/// address): the first k of a union are the first k of the first k of its parts.
+pub(crate) struct QueryStream<'q> {
+    q: &'q Query,
+    keys: Vec<SortKey>,
+    keep: Option<usize>,
+    offset: usize,
+    fp: [u8; 8],
+    kept: Vec<Record>,
+    total: usize,
+    slack: usize,
+}
+
+impl<'q> QueryStream<'q> {
+    /// Starts answering `q` (a foreign cursor is refused here, as by
+    /// `answer_query`); up to `slack` records beyond the page are kept
+    /// before the kept ones are cut back to the page.
+    pub(crate) fn new(q: &'q Query, slack: usize) -> Result<QueryStream<'q>> {
+        let fp = fingerprint(q, None);
+        let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
+        let keys = if q.sort.is_empty() {
+            vec![SortKey { field: "created_at".into(), descending: true }]
+        } else {
+            q.sort.clone()
+        };
+        let keep = q.limit.map(|l| offset.saturating_add(l));
+        Ok(QueryStream { q, keys, keep, offset, fp, kept: Vec::new(), total: 0, slack })
+    }
+
+    /// Takes a batch of candidates: the matches are counted, and kept while
+    /// they may still be among the first `offset + limit`.
+    pub(crate) fn add(&mut self, batch: Vec<Record>) {
+        let q = self.q;
+        let before = self.kept.len();
+        self.kept.extend(batch.into_iter().filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r))));
+        self.total += self.kept.len() - before;
+        if let Some(k) = self.keep
+            && self.kept.len() > k.saturating_add(self.slack)
+        {
+            self.trim(k);
+        }
+    }
+
+    /// Keeps only the first `k` kept records in the query's order.
+    fn trim(&mut self, k: usize) {
+        let first: Vec<ContentAddress> = {
+            let refs: Vec<(&Record, f64)> = self.kept.iter().map(|r| (r, 1.0)).collect();
+            sort_records(refs, &self.keys, false, Some(k)).into_iter().map(|(r, _)| r.address).collect()
+        };
+        let wanted: HashSet<ContentAddress> = first.into_iter().collect();
+        self.kept.retain(|r| wanted.contains(&r.address));
+    }
+
+    /// The page, as `answer_query` gives it.
+    pub(crate) fn finish(self, touch: Option<i64>) -> ResultEnvelope {
+        let refs: Vec<(&Record, f64)> = self.kept.iter().map(|r| (r, 1.0)).collect();
+        let matches = sort_records(refs, &self.keys, false, self.keep);
+        let fields = filter_fields(&self.q.filters);
+        page(matches, self.total, self.offset, self.q.limit, self.fp, touch, |_| fields.clone())
+    }
+}
+
 /// Answers a text search over every record that shares a term with `text`,
 /// with its raw BM25 score: view and filters applied, scores normalised by the
 /// best remaining one, then sorted and paged. Shared by every store.
