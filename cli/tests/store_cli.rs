@@ -224,10 +224,26 @@ fn a_store_in_a_read_only_place_can_be_read() {
     };
     let out = as_nobody(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", db_s, q]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The same through a path that starts with `//` (not a URI host).
+    let slashed = format!("/{db_s}");
+    let again = as_nobody(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", &slashed, q]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(again.stdout, out.stdout);
     for args in [vec!["store", "stats", db_s], vec!["store", "verify", db_s]] {
         let out = as_nobody(&args);
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
+    // A write-ahead log with commits cannot be read immutably: the refusal says what to do.
+    let wal = ro.join("r.db-wal");
+    std::fs::write(&wal, b"not folded in yet").unwrap();
+    let refused = as_nobody(&["store", "stats", db_s]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("write-ahead log"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    std::fs::remove_file(&wal).unwrap();
     let as_owner = ok(&["run", "--no-timing", "--now", "2026-03-06T12:00:00Z", "--store", db_s, q]);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), as_owner);
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -248,6 +264,20 @@ fn export_never_replaces_a_store_database() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("is a store database"));
         ok(&["store", "verify", target.to_str().unwrap()]);
     }
+    assert_eq!(std::fs::read(&a).unwrap(), before);
+    // Nor its companion files, nor a report over it.
+    for companion in ["a.db-wal", "a.db-shm", "a.db-journal"] {
+        let out = cal(&["store", "export", a.to_str().unwrap(), dir.path().join(companion).to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(2), "{companion}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("part of the store database"));
+    }
+    let out = cal(&["conformance", "run", "--only", "execute.views.001", "--report", a.to_str().unwrap()], b"");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is a store database"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(std::fs::read(&a).unwrap(), before);
     let grains = dir.path().join("g.jsonl");
     std::fs::write(&grains, "{\"type\":\"belief\",\"subject\":\"s\",\"relation\":\"r\",\"object\":\"o\",\"confidence\":1.0,\"created_at\":1}\n").unwrap();

@@ -42,14 +42,8 @@ impl AtomicFile {
     /// Starts writing a replacement for `path`: creates the temporary file
     /// next to it, with the target's permissions when the target exists.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
-        let linked;
-        let path = match std::fs::symlink_metadata(path) {
-            Ok(m) if m.file_type().is_symlink() => {
-                linked = std::fs::canonicalize(path)?;
-                linked.as_path()
-            }
-            _ => path,
-        };
+        let linked = follow_links(path)?;
+        let path = linked.as_path();
         let name = path.file_name().ok_or_else(|| {
             io::Error::new(io::ErrorKind::InvalidInput, format!("{} does not name a file", path.display()))
         })?;
@@ -141,6 +135,25 @@ fn sync_dir(path: &Path) -> io::Result<()> {
     if cfg!(unix) { File::open(dir)?.sync_all() } else { Ok(()) }
 }
 
+/// The file a path names once symbolic links are followed (a link's target
+/// need not exist yet: writing through a dangling link creates it).
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other(format!("{}: too many levels of symbolic links", path.display())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +235,19 @@ mod tests {
         assert!(write_atomic(&p, b"x").is_err());
         assert!(AtomicFile::create(Path::new("/")).is_err(), "a path without a file name");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_written_through_even_when_dangling() {
+        let dir = scratch("links");
+        std::os::unix::fs::symlink("real.mg", dir.join("link.mg")).unwrap();
+        write_atomic(&dir.join("link.mg"), b"one").unwrap();
+        assert_eq!(std::fs::read(dir.join("real.mg")).unwrap(), b"one");
+        assert!(std::fs::symlink_metadata(dir.join("link.mg")).unwrap().file_type().is_symlink());
+        write_atomic(&dir.join("link.mg"), b"two").unwrap();
+        assert_eq!(std::fs::read(dir.join("real.mg")).unwrap(), b"two");
+        std::os::unix::fs::symlink("loop.mg", dir.join("loop.mg")).unwrap();
+        assert!(write_atomic(&dir.join("loop.mg"), b"x").is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -323,6 +323,13 @@ fn files_that_are_not_stores_are_named() {
     let err = DurableStore::open(&other, cfg(), OpenOptions::read_only()).unwrap_err();
     assert_eq!(err.code(), "ERR_CORRUPT");
     assert!(err.to_string().contains("not a CAL store"), "{err}");
+    // A store of an older layout is refused by name, not met with a missing table.
+    let old = dir.path().join("old.db");
+    drop(DurableStore::create(&old, cfg()).unwrap());
+    rusqlite::Connection::open(&old).unwrap().execute_batch("PRAGMA user_version = 1").unwrap();
+    let err = DurableStore::open(&old, cfg(), OpenOptions::read_only()).unwrap_err();
+    assert_eq!(err.code(), "ERR_UNSUPPORTED", "{err}");
+    assert!(err.to_string().contains("layout version 1"), "{err}");
     let missing = DurableStore::open(&dir.path().join("none.db"), cfg(), OpenOptions::read_only()).unwrap_err();
     assert_eq!(missing.code(), "ERR_IO");
     assert_eq!(DurableStore::create(&other, cfg()).unwrap_err().code(), "ERR_CONFLICT");

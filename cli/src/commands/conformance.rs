@@ -129,8 +129,8 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     let summary = certify::summarize(hello.level, &outcomes);
     if let Some(path) = &args.report {
         let text = report::jsonl(&hello, &outcomes, &summary, corpus.errors.len());
-        if let Err(e) = oms::atomic::write_atomic(path, text.as_bytes()) {
-            return super::usage_error(&format!("cannot write {}: {e}", path.display()));
+        if let Err(e) = super::write_file(path, text.as_bytes()) {
+            return super::usage_error(&e);
         }
     }
     if args.json {

@@ -31,10 +31,15 @@ pub fn usage_error(message: &str) -> ExitCode {
 /// any old file as it was, and the message says so. A store database is never replaced: a
 /// mistyped output path must not destroy a store (`cal store export db.db db.db`).
 pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
-    if oms::durable::is_database(path).unwrap_or(false) {
+    if let Some(db) = store_file(path) {
         return Err(format!(
-            "refusing to replace {}: it is a store database (this command writes a .mg file; choose another path)",
-            path.display()
+            "refusing to replace {}: it is {} (this command writes another kind of file; choose another path)",
+            path.display(),
+            if db == path {
+                "a store database".to_string()
+            } else {
+                format!("part of the store database {}", db.display())
+            }
         ));
     }
     oms::atomic::write_atomic(path, bytes).map_err(|e| {
@@ -45,5 +50,18 @@ pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
             Err(_) => "",
         };
         format!("cannot write {}: {e}{state}", path.display())
+    })
+}
+
+/// The store database that `path` is, or is a companion file of (its write-ahead log,
+/// shared-memory index or rollback journal), if any.
+fn store_file(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    if oms::durable::is_database(path).unwrap_or(false) {
+        return Some(path.to_path_buf());
+    }
+    let name = path.file_name()?.to_str()?;
+    ["-wal", "-shm", "-journal"].iter().find_map(|suffix| {
+        let db = path.with_file_name(name.strip_suffix(suffix)?);
+        oms::durable::is_database(&db).unwrap_or(false).then_some(db)
     })
 }

@@ -194,7 +194,10 @@ impl DurableStore {
         let conn = Connection::open_with_flags(path, flags).map_err(db_error)?;
         let conn = match configure(&conn, &opts).and_then(|()| schema::check(&conn)) {
             Ok(()) => conn,
-            Err(e) if !opts.write && read_only_place(&e) => open_immutable(path, &opts).map_err(|_| e)?,
+            Err(e) if !opts.write && read_only_place(&e) => {
+                // The fallback's own refusal (a log it may not fold in) says more than SQLite's.
+                open_immutable(path, &opts).map_err(|fallback| if is_wal_refusal(&fallback) { fallback } else { e })?
+            }
             Err(e) => return Err(e),
         };
         Ok(DurableStore {
@@ -301,6 +304,14 @@ pub(crate) fn with_import_cache<T>(conn: &mut Connection, f: impl FnOnce(&mut Co
     out
 }
 
+/// The words of the refusal to read a store whose log holds commits immutably.
+const WAL_REFUSAL: &str = "its write-ahead log holds commits";
+
+/// Whether an error is the immutable fallback's refusal of a store with a live log.
+fn is_wal_refusal(e: &OmsError) -> bool {
+    matches!(e, OmsError::Io { reason } if reason.contains(WAL_REFUSAL))
+}
+
 /// Whether an error says that this process may not create the files a WAL
 /// reader needs (the `-shm` index) where the store lies.
 fn read_only_place(e: &OmsError) -> bool {
@@ -317,14 +328,21 @@ fn open_immutable(path: &Path, opts: &OpenOptions) -> Result<Connection> {
     if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
         return Err(OmsError::Io {
             reason: format!(
-                "{} cannot be read from here: its write-ahead log holds commits, and reading them needs a \
+                "{} cannot be read from here: {WAL_REFUSAL}, and reading them needs a \
                  file this process may not create beside it; open the store once where it can be written \
                  (for example `cal store verify` as its owner) so that the log is folded in",
                 path.display()
             ),
         });
     }
-    let uri = format!("file:{}?immutable=1", uri_path(path));
+    // An absolute path gets an empty authority (`file:///…`), so that one starting with
+    // `//` is not read as a host name.
+    let encoded = uri_path(path);
+    let uri = if path.is_absolute() {
+        format!("file://{encoded}?immutable=1")
+    } else {
+        format!("file:{encoded}?immutable=1")
+    };
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
     let conn = Connection::open_with_flags(uri, flags).map_err(db_error)?;
     configure(&conn, opts)?;

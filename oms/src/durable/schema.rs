@@ -18,7 +18,9 @@ use crate::error::{CorruptReason, OmsError, Result};
 pub const APPLICATION_ID: i32 = 0x4341_4C53;
 
 /// `PRAGMA user_version`: the layout version this code reads and writes.
-pub const SCHEMA_VERSION: i32 = 1;
+/// Version 1 (development builds of 2026-11-25 only) had no count rows and
+/// other checksums; such a file is refused as an unsupported layout.
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// The tables whose rows may never be updated or deleted.
 pub const APPEND_ONLY_TABLES: &[&str] = &["grains", "supersessions", "reverts", "templates", "audit"];
