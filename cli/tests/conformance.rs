@@ -258,3 +258,38 @@ fn seeds_writes_one_file_per_case_and_target() {
     assert!(read("json_roundtrip/case-t.wire.err.011").is_ok());
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+/// An engine that reports every CAL-E code on every rejected query (our adapter,
+/// wrapped by `tests/adapters/sprays_codes.py`) is certified at no level: a negative
+/// case passes only when its code is the first error and no other code is reported.
+#[test]
+fn an_adapter_that_sprays_every_code_is_certified_at_no_level() {
+    let corpus = load_corpus(&conformance_dir().join("cases"));
+    let rejects: Vec<Case> = corpus
+        .cases
+        .into_iter()
+        .filter(|c| matches!(&c.body, cal_conformance::case::Body::Parse(p) if matches!(p.expect, cal_conformance::case::ParseExpect::Reject { .. })))
+        .filter(|c| c.level == cal_conformance::Level::Core)
+        .collect();
+    assert!(rejects.len() > 100, "{} core negative cases", rejects.len());
+    let opts = RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None };
+    let script = conformance_dir().join("tests/adapters/sprays_codes.py");
+    let mut sub = Subprocess::new(
+        &format!("python3 '{}' '{CAL}' conformance adapter", script.display()),
+        Duration::from_secs(20),
+    );
+    let hello = sub.hello().expect("the wrapped adapter says hello");
+    let outcomes = runner::run(&mut sub, &rejects, &opts);
+    let summary = certify::summarize(hello.level, &outcomes);
+    assert_eq!(summary.certified, None);
+    let failed = outcomes.iter().filter(|o| o.status == Status::Failed).count();
+    assert_eq!(failed, outcomes.len(), "every negative case must fail for a code-spraying engine");
+    // The same cases through the honest adapter all pass.
+    let mut honest = adapter("");
+    let outcomes = runner::run(&mut honest, &rejects, &opts);
+    assert!(
+        outcomes.iter().all(|o| o.status == Status::Passed),
+        "{:?}",
+        outcomes.iter().find(|o| o.status != Status::Passed)
+    );
+}

@@ -101,11 +101,17 @@ pub fn parse(expect: &ParseExpect, result: &Value) -> Judgement {
         }
         ParseExpect::Reject { code, phase, position, suggestion_contains, has_example } => {
             j.require("accept", accepted == Some(false), json!(false), json!(accepted));
-            let found = errors.iter().find(|d| d.get("code").and_then(Value::as_str) == Some(code));
-            let Some(found) = found else {
+            // The expected code is the first error reported, and no other code is: an engine
+            // that lists every code on every rejection must not pass (issue: negative cases
+            // that mean something).
+            let first = errors.first().filter(|d| d.get("code").and_then(Value::as_str) == Some(code));
+            let Some(found) = first else {
                 j.require("code", false, json!(code), codes(&errors));
                 return j;
             };
+            let unexpected: Vec<&Value> =
+                errors.iter().copied().filter(|d| d.get("code").and_then(Value::as_str) != Some(code)).collect();
+            j.require("no other code", unexpected.is_empty(), json!([code]), codes(&errors));
             let actual_phase = found.get("phase").cloned().unwrap_or(Value::Null);
             j.require("phase", actual_phase.as_str() == Some(phase.as_str()), json!(phase.as_str()), actual_phase);
             if let Some(p) = position {
