@@ -28,12 +28,26 @@ fn numbers_compare_by_value_and_keys_in_any_order() {
 }
 
 #[test]
-fn a_reject_passes_when_the_code_is_among_the_errors_with_its_phase() {
-    let r = json!({"accept": false, "diagnostics": [diag("CAL-E002", "parse", 0), diag("CAL-E003", "parse", 7)]});
+fn a_reject_passes_when_the_code_is_the_only_error_with_its_phase() {
+    let warning = json!({"code": "CAL-W001", "severity": "warning", "phase": "check", "message": "w"});
+    let r = json!({"accept": false, "diagnostics": [diag("CAL-E003", "parse", 7), warning]});
     let j = parse(&reject("CAL-E003", Phase::Parse), &r);
-    assert!(j.mismatches.is_empty(), "{j:?}");
+    assert!(j.mismatches.is_empty(), "warnings do not count against a reject: {j:?}");
     assert_eq!(j.should.len(), 3);
     assert!(j.should.iter().all(|c| c.passed), "{j:?}");
+}
+
+#[test]
+fn a_reject_fails_when_its_code_is_not_first_or_not_alone() {
+    let behind = json!({"accept": false, "diagnostics": [diag("CAL-E002", "parse", 0), diag("CAL-E003", "parse", 7)]});
+    let j = parse(&reject("CAL-E003", Phase::Parse), &behind);
+    assert_eq!(j.mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["code"], "{j:?}");
+    let followed =
+        json!({"accept": false, "diagnostics": [diag("CAL-E003", "parse", 7), diag("CAL-E004", "check", 9)]});
+    let j = parse(&reject("CAL-E003", Phase::Parse), &followed);
+    assert_eq!(j.mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["no other code"], "{j:?}");
+    let twice = json!({"accept": false, "diagnostics": [diag("CAL-E003", "parse", 7), diag("CAL-E003", "parse", 20)]});
+    assert!(parse(&reject("CAL-E003", Phase::Parse), &twice).mismatches.is_empty(), "the same code twice is fine");
 }
 
 #[test]
