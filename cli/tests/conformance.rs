@@ -21,7 +21,7 @@ fn selftest() -> (Vec<Case>, RunOptions) {
     let data = conformance_dir().join("tests/data");
     let corpus = load_corpus(&data.join("cases"));
     assert!(corpus.errors.is_empty(), "{:#?}", corpus.errors);
-    (corpus.cases, RunOptions { fixtures_dir: data.join("fixtures"), max_level: None })
+    (corpus.cases, RunOptions { fixtures_dir: data.join("fixtures"), max_level: None, ..RunOptions::default() })
 }
 
 fn adapter(extra: &str) -> Subprocess {
@@ -44,7 +44,8 @@ fn the_adapter_subprocess_gives_the_in_process_outcome_for_every_case() {
     for kind in Kind::ALL {
         cases.extend(real.cases.iter().filter(|c| c.kind() == kind).take(60).cloned());
     }
-    let real_opts = RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None };
+    let real_opts =
+        RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None, ..RunOptions::default() };
     let (mine, real_cases): (Vec<Case>, Vec<Case>) =
         cases.into_iter().partition(|c| c.id.starts_with("t.") || c.id.starts_with("gen."));
     let mut inproc = InProcess::new();
@@ -272,7 +273,8 @@ fn an_adapter_that_sprays_every_code_is_certified_at_no_level() {
         .filter(|c| c.level == cal_conformance::Level::Core)
         .collect();
     assert!(rejects.len() > 100, "{} core negative cases", rejects.len());
-    let opts = RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None };
+    let opts =
+        RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None, ..RunOptions::default() };
     let script = conformance_dir().join("tests/adapters/sprays_codes.py");
     let mut sub = Subprocess::new(
         &format!("python3 '{}' '{CAL}' conformance adapter", script.display()),
@@ -292,4 +294,33 @@ fn an_adapter_that_sprays_every_code_is_certified_at_no_level() {
         "{:?}",
         outcomes.iter().find(|o| o.status != Status::Passed)
     );
+}
+
+/// A hung adapter cannot make a run last hours: one that never answers is given up after
+/// a few timeouts in a row, one that hangs on every other case is cut off by the run's
+/// deadline; the cases not run are errored (so nothing is certified), and say why.
+#[test]
+fn a_hanging_adapter_ends_within_the_deadline_and_is_not_certified() {
+    let (cases, base) = selftest();
+    let script = conformance_dir().join("tests/adapters/hangs.py");
+    for (mode, opts) in [
+        ("all", RunOptions { max_consecutive_timeouts: Some(3), ..base.clone() }),
+        ("half", RunOptions { deadline: Some(Duration::from_secs(3)), ..base.clone() }),
+    ] {
+        let mut sub = Subprocess::new(
+            &format!("python3 '{}' {mode} '{CAL}' conformance adapter", script.display()),
+            Duration::from_millis(300),
+        );
+        let hello = sub.hello().expect("hello");
+        let started = std::time::Instant::now();
+        let outcomes = runner::run(&mut sub, &cases, &opts);
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(20), "{mode}: the run took {took:?}");
+        assert_eq!(outcomes.len(), cases.len());
+        assert_eq!(certify::summarize(hello.level, &outcomes).certified, None, "{mode}");
+        let not_run =
+            outcomes.iter().filter(|o| o.message.as_deref().is_some_and(|m| m.starts_with("not run:"))).count();
+        assert!(not_run > 0, "{mode}: the run never gave up");
+        assert!(outcomes.iter().filter(|o| o.status == Status::Errored).count() >= not_run);
+    }
 }

@@ -14,6 +14,12 @@ pub trait Implementation {
     /// The `hello` exchange: name, version, declared level, configurable limits.
     fn hello(&mut self) -> Result<Hello, String>;
 
+    /// How many requests have timed out so far (the runner gives up after
+    /// several in a row); an implementation that cannot time out keeps 0.
+    fn timeouts(&self) -> u64 {
+        0
+    }
+
     /// Answers one request. Never panics; failures are [`Answer::Errored`].
     fn request(&mut self, request: &Request) -> Answer;
 

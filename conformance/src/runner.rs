@@ -63,25 +63,65 @@ pub struct Outcome {
 }
 
 /// How a run is configured.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RunOptions {
     /// Where fixture stores live: `<dir>/<name>.mg`.
     pub fixtures_dir: PathBuf,
     /// Only cases at or below this level are run (all when `None`).
     pub max_level: Option<Level>,
+    /// The whole run's deadline: cases not started by then are errored, not run.
+    pub deadline: Option<std::time::Duration>,
+    /// After this many cases in a row on which the implementation timed out, the
+    /// rest are errored, not run (a hung implementation must not cost hours).
+    pub max_consecutive_timeouts: Option<usize>,
 }
 
-/// Runs every case (in order) and returns one outcome per case run.
+/// Runs every case (in order) and returns one outcome per case at or below
+/// the level limit. Once the deadline has passed, or the implementation has
+/// timed out on `max_consecutive_timeouts` cases in a row, the remaining
+/// cases are errored without being run, with the reason in their message.
 pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> Vec<Outcome> {
+    let started = std::time::Instant::now();
     let mut fixtures: HashMap<String, Result<(), Unready>> = HashMap::new();
     let mut out = Vec::with_capacity(cases.len());
+    let mut in_a_row = 0usize;
+    let mut gave_up: Option<String> = None;
     for case in cases {
         if opts.max_level.is_some_and(|max| case.level > max) {
             continue;
         }
+        if gave_up.is_none() {
+            if let Some(d) = opts.deadline.filter(|d| started.elapsed() > *d) {
+                gave_up = Some(format!("not run: the run's deadline of {} s passed", d.as_secs_f64()));
+            } else if let Some(n) = opts.max_consecutive_timeouts.filter(|n| in_a_row >= *n) {
+                gave_up = Some(format!("not run: the implementation timed out on {n} cases in a row"));
+            }
+        }
+        if let Some(why) = &gave_up {
+            out.push(not_run(case, why));
+            continue;
+        }
+        let before = imp.timeouts();
         out.push(run_case(imp, case, opts, &mut fixtures));
+        in_a_row = if imp.timeouts() > before { in_a_row + 1 } else { 0 };
     }
     out
+}
+
+/// The outcome of a case the run gave up on before reaching it.
+fn not_run(case: &Case, why: &str) -> Outcome {
+    Outcome {
+        id: case.id.clone(),
+        kind: case.kind(),
+        level: case.level,
+        should_case: case.is_should(),
+        generated: case.has_flag(Flag::Generated),
+        status: Status::Errored,
+        mismatches: Vec::new(),
+        should: Vec::new(),
+        message: Some(why.to_string()),
+        sections: case.sections.clone(),
+    }
 }
 
 /// Runs one case.

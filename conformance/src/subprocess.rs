@@ -78,6 +78,8 @@ pub struct Subprocess {
     command: String,
     timeout: Duration,
     running: Option<Running>,
+    /// Requests that timed out so far.
+    timeouts: u64,
     next_id: u64,
     /// `load_fixture` requests that succeeded, replayed after a restart.
     fixtures: Vec<Request>,
@@ -97,6 +99,7 @@ impl Subprocess {
             command: command.to_string(),
             timeout,
             running: None,
+            timeouts: 0,
             next_id: 1,
             fixtures: Vec::new(),
             starts: 0,
@@ -143,6 +146,7 @@ impl Subprocess {
             }
             Err(RecvTimeoutError::Timeout) => {
                 self.running = None;
+                self.timeouts += 1;
                 Err(format!("no answer within {} ms (timeout); the adapter was killed", timeout.as_millis()))
             }
         }
@@ -212,6 +216,10 @@ impl Subprocess {
 }
 
 impl Implementation for Subprocess {
+    fn timeouts(&self) -> u64 {
+        self.timeouts
+    }
+
     fn hello(&mut self) -> Result<Hello, String> {
         self.running = None;
         self.failed_starts = 0;

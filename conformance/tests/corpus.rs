@@ -33,7 +33,7 @@ fn the_corpus_runs_in_process_and_certifies_honestly() {
     assert!(problems.is_empty(), "corpus problems:\n{}", problems.join("\n"));
     let mut imp = InProcess::new();
     let hello = imp.hello().expect("hello");
-    let opts = RunOptions { fixtures_dir: default_fixtures_dir(), max_level: None };
+    let opts = RunOptions { fixtures_dir: default_fixtures_dir(), max_level: None, ..RunOptions::default() };
     let outcomes = runner::run(&mut imp, &corpus.cases, &opts);
     let summary = certify::summarize(hello.level, &outcomes);
     println!("{}", report::human(&hello, &summary, &outcomes, 200));

@@ -20,7 +20,7 @@ fn python(script: &str) -> Subprocess {
 
 fn selftest_cases() -> (Vec<cal_conformance::Case>, RunOptions) {
     let corpus = load_corpus(&here().join("data/cases"));
-    (corpus.cases, RunOptions { fixtures_dir: here().join("data/fixtures"), max_level: None })
+    (corpus.cases, RunOptions { fixtures_dir: here().join("data/fixtures"), max_level: None, ..RunOptions::default() })
 }
 
 #[test]

@@ -13,7 +13,7 @@ fn data() -> PathBuf {
 }
 
 fn opts() -> RunOptions {
-    RunOptions { fixtures_dir: data().join("fixtures"), max_level: None }
+    RunOptions { fixtures_dir: data().join("fixtures"), max_level: None, ..RunOptions::default() }
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn a_missing_fixture_makes_its_cases_errored_not_the_run() {
     let corpus = load_corpus(&data().join("cases"));
     let exec: Vec<_> = corpus.cases.iter().filter(|c| c.kind() == Kind::Execute).cloned().collect();
     let mut imp = InProcess::new();
-    let o = RunOptions { fixtures_dir: data().join("no-such-dir"), max_level: None };
+    let o = RunOptions { fixtures_dir: data().join("no-such-dir"), max_level: None, ..RunOptions::default() };
     let outcomes = runner::run(&mut imp, &exec, &o);
     assert_eq!(outcomes.len(), exec.len());
     for x in &outcomes {

@@ -78,6 +78,12 @@ pub struct RunArgs {
     /// How many failing cases the table lists.
     #[arg(long, value_name = "N", default_value_t = 40)]
     pub max_failures: usize,
+    /// The whole run's deadline in seconds: cases not started by then are errored, not run.
+    #[arg(long, value_name = "SECS", default_value_t = 3_600)]
+    pub deadline: u64,
+    /// Give up after the adapter timed out on this many cases in a row (the rest are errored).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_timeouts: usize,
 }
 
 /// Runs one `cal conformance` subcommand.
@@ -124,6 +130,8 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     let opts = RunOptions {
         fixtures_dir: args.fixtures.clone().unwrap_or_else(cal_conformance::default_fixtures_dir),
         max_level,
+        deadline: Some(Duration::from_secs(args.deadline)),
+        max_consecutive_timeouts: Some(args.max_timeouts),
     };
     let outcomes = runner::run(imp.as_mut(), &corpus.cases, &opts);
     let summary = certify::summarize(hello.level, &outcomes);
