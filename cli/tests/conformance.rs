@@ -324,3 +324,32 @@ fn a_hanging_adapter_ends_within_the_deadline_and_is_not_certified() {
         assert!(outcomes.iter().filter(|o| o.status == Status::Errored).count() >= not_run);
     }
 }
+
+/// An engine that accepts the §2.4 excluded words (our adapter, wrapped by
+/// `tests/adapters/accepts_excluded.py`) is certified at no level: each of the 29 words
+/// is tested as a statement, in lower case, as a pipeline stage and in a subquery.
+#[test]
+fn an_adapter_that_accepts_the_excluded_words_is_certified_at_no_level() {
+    let corpus = load_corpus(&conformance_dir().join("cases"));
+    let core: Vec<Case> = corpus
+        .cases
+        .into_iter()
+        .filter(|c| c.level == cal_conformance::Level::Core && c.kind() == Kind::Parse)
+        .collect();
+    let opts =
+        RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None, ..RunOptions::default() };
+    let script = conformance_dir().join("tests/adapters/accepts_excluded.py");
+    let mut sub = Subprocess::new(
+        &format!("python3 '{}' '{CAL}' conformance adapter", script.display()),
+        Duration::from_secs(20),
+    );
+    let hello = sub.hello().expect("the wrapped adapter says hello");
+    let outcomes = runner::run(&mut sub, &core, &opts);
+    assert_eq!(certify::summarize(hello.level, &outcomes).certified, None);
+    let failed_words: std::collections::BTreeSet<&str> = outcomes
+        .iter()
+        .filter(|o| o.status == Status::Failed)
+        .filter_map(|o| o.id.strip_prefix("gen.excluded.")?.split('.').next())
+        .collect();
+    assert_eq!(failed_words.len(), cal_grammar::vocab::ExcludedWord::ALL.len(), "{failed_words:?}");
+}

@@ -14,6 +14,7 @@ pub mod adapter;
 pub mod case;
 pub mod certify;
 pub mod compare;
+pub mod exclusions;
 pub mod generate;
 pub mod implementation;
 pub mod inprocess;
@@ -47,14 +48,16 @@ pub fn default_fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-/// The whole corpus: the hand-written cases under `dir`, their metamorphic variants and the
-/// limit-boundary pairs, with every id checked for uniqueness across all of them.
+/// The whole corpus: the hand-written cases under `dir`, their metamorphic variants, the
+/// limit-boundary pairs and the §2.4 exclusions in every position, with every id checked
+/// for uniqueness across all of them.
 pub fn load_corpus(dir: &Path) -> Corpus {
     let mut corpus = load_dir(dir);
     let variants = generate::metamorphic(&corpus.cases);
     corpus.cases.extend(variants);
     let (boundaries, problems) = limits::boundary_cases();
     corpus.cases.extend(boundaries);
+    corpus.cases.extend(exclusions::exclusion_cases());
     corpus.errors.extend(problems.into_iter().map(|message| LoadError {
         file: PathBuf::from("conformance/templates/limits.json"),
         pointer: String::new(),
