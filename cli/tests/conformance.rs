@@ -353,3 +353,33 @@ fn an_adapter_that_accepts_the_excluded_words_is_certified_at_no_level() {
         .collect();
     assert_eq!(failed_words.len(), cal_grammar::vocab::ExcludedWord::ALL.len(), "{failed_words:?}");
 }
+
+/// A filtered run (`--only`) reports its results but certifies nothing, and its report
+/// records the filter; it exits 0 only when every required case it ran passed. (A run of
+/// one case used to certify Core.)
+#[test]
+fn a_filtered_run_never_certifies_and_records_its_filter() {
+    let run = |extra: &[&str]| {
+        Command::new(CAL)
+            .args(["conformance", "run", "--json", "--only", "execute.where.008", "--level", "core"])
+            .args(extra)
+            .output()
+            .expect("cal runs")
+    };
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(cal_conformance::report::validate_line(&summary), Ok(()));
+    assert_eq!(summary["certified_level"], serde_json::Value::Null);
+    assert_eq!(summary["declared_certified"], false);
+    assert_eq!(summary["filter"], "--only execute.where.008");
+    assert_eq!(summary["total"], 1);
+    let broken =
+        run(&["--adapter", &format!("'{CAL}' conformance adapter --broken accept-all"), "--only", "parse.err."]);
+    assert_eq!(broken.status.code(), Some(1), "a filtered run with failures exits 1");
+    let text = Command::new(CAL)
+        .args(["conformance", "run", "--only", "execute.where.008", "--level", "core"])
+        .output()
+        .expect("cal runs");
+    assert!(String::from_utf8_lossy(&text.stdout).contains("a filtered run never certifies: --only execute.where.008"));
+}

@@ -56,12 +56,25 @@ pub struct Summary {
     pub should: ShouldScore,
     /// Cases run in all.
     pub total: usize,
+    /// The filter a partial run was made with (`--only parse.`): such a run reports its
+    /// results but certifies nothing, since it did not run the level's cases.
+    pub filter: Option<String>,
 }
 
 impl Summary {
     /// Whether the declared level is certified (the exit status of `cal conformance run`).
     pub fn declared_certified(&self) -> bool {
         self.certified.is_some_and(|c| c >= self.declared)
+    }
+
+    /// The summary of a filtered run: the same counts, no level certified.
+    pub fn filtered(self, filter: String) -> Summary {
+        Summary { certified: None, filter: Some(filter), ..self }
+    }
+
+    /// Whether every required case that ran passed (the exit status of a filtered run).
+    pub fn all_required_passed(&self) -> bool {
+        self.levels.iter().all(|(_, c)| c.passed == c.required)
     }
 
     /// The counts of one level.
@@ -98,5 +111,5 @@ pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
         }
         certified = Some(*level);
     }
-    Summary { declared, certified, levels, should, total: outcomes.len() }
+    Summary { declared, certified, levels, should, total: outcomes.len(), filter: None }
 }

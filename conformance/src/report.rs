@@ -80,6 +80,7 @@ pub fn summary_json(s: &Summary, outcomes: &[Outcome]) -> Value {
         "declared_level": s.declared.as_str(),
         "certified_level": s.certified.map(|l| l.as_str()),
         "declared_certified": s.declared_certified(),
+        "filter": s.filter,
         "total": s.total,
         "levels": levels,
         "should": s.should,
@@ -111,7 +112,10 @@ pub fn jsonl(hello: &Hello, outcomes: &[Outcome], summary: &Summary, corpus_erro
 pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "CAL conformance — {} {}", hello.name, hello.version);
-    let certified = s.certified.map_or("none".to_string(), |l| l.as_str().to_string());
+    let certified = match (&s.filter, s.certified) {
+        (Some(f), _) => format!("none (a filtered run never certifies: {f})"),
+        (None, c) => c.map_or("none".to_string(), |l| l.as_str().to_string()),
+    };
     let _ = writeln!(out, "declared level: {}    certified level: {certified}\n", s.declared);
     let _ = writeln!(
         out,
