@@ -17,6 +17,9 @@ use std::time::Duration;
 /// The default timeout per request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The least time `hello` is given after a start, whatever the request timeout.
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A running adapter process.
 struct Running {
     child: Child,
@@ -129,7 +132,11 @@ impl Subprocess {
 
     /// Sends one line and waits for one line back; on a timeout or exit the process is dropped.
     fn exchange(&mut self, message: &Value) -> Result<Value, String> {
-        let timeout = self.timeout;
+        self.exchange_within(message, self.timeout)
+    }
+
+    /// [`Subprocess::exchange`] with its own timeout.
+    fn exchange_within(&mut self, message: &Value, timeout: Duration) -> Result<Value, String> {
         let Some(run) = self.running.as_mut() else { return Err("the adapter is not running".into()) };
         let sent = writeln!(run.stdin, "{message}").and_then(|()| run.stdin.flush());
         if sent.is_err() {
@@ -177,7 +184,9 @@ impl Subprocess {
     /// Spawn, `hello`, and replay of the fixtures loaded before.
     fn start(&mut self) -> Result<Hello, String> {
         self.spawn()?;
-        let answer = self.exchange(&hello_request())?;
+        // Starting a process (an interpreter, a JIT, a store) may take longer than answering a
+        // request: `hello` gets at least STARTUP_TIMEOUT.
+        let answer = self.exchange_within(&hello_request(), self.timeout.max(STARTUP_TIMEOUT))?;
         validate("hello-response", &answer)?;
         let hello = Hello::from_message(&answer).ok_or("the hello answer is incomplete")?;
         for request in self.fixtures.clone() {
