@@ -99,12 +99,35 @@ pub fn hello() -> Hello {
 
 /// The case-file phase of a diagnostic: the registry's earliest phase for its code.
 pub fn phase_of(d: &Diagnostic) -> &'static str {
-    match d.code.info().phase {
+    phase_name(d.code.info().phase)
+}
+
+/// The protocol's name of a registry phase (`lex`, `parse`, `check`, `execute`).
+pub fn phase_name(phase: Phase) -> &'static str {
+    match phase {
         Phase::Prelex => "lex",
         Phase::Parse => "parse",
         Phase::Check => "check",
         Phase::Execute => "execute",
     }
+}
+
+/// The phase table every implementer reads (`conformance/schema/phases.json`): each code
+/// of the registry with the phase it is reported in, its name and spec section.
+pub fn phase_table() -> serde_json::Value {
+    let codes: serde_json::Map<String, serde_json::Value> = cal_grammar::Code::ALL
+        .iter()
+        .map(|c| {
+            let i = c.info();
+            (i.code.to_string(), json!({ "phase": phase_name(i.phase), "name": i.name, "section": i.section }))
+        })
+        .collect();
+    json!({
+        "$comment": "Generated from the grammar crate's code registry (grammar/src/codes.rs) by \
+                     `UPDATE_PHASES=1 cargo test -p cal-conformance --test phases`. The phase a diagnostic \
+                     must carry in a parse answer (PROTOCOL.md); Appendix C of the spec lists categories, not phases.",
+        "codes": codes,
+    })
 }
 
 /// The parse result: acceptance, JSON form and canonical text when accepted, every diagnostic.
