@@ -93,3 +93,21 @@ fn generated_trees_pass_the_checks_and_many_are_valid() {
     assert!(kinds.len() >= 10, "only these statement kinds were generated: {kinds:?}");
     assert!(clean * 5 >= total, "only {clean} of {total} generated trees pass the checker");
 }
+
+#[test]
+fn durable_open_regressions() {
+    replay("durable_open", targets::durable_open);
+}
+
+/// A deterministic sweep of damage through the `durable_open` checks: 120 inputs of one to
+/// forty offset/XOR pairs, a third of them truncating as well.
+#[test]
+fn damaged_stores_pass_the_durable_checks() {
+    // No damage: the store verifies and answers as the intact one (the oracle's own path).
+    targets::durable_open(&[]);
+    for seed in 0..120u64 {
+        let pairs = 1 + (seed as usize * 7) % 40;
+        let extra = if seed % 3 == 0 { 1 + (seed as usize % 4) } else { 0 };
+        targets::durable_open(&bytes(seed + 1000, pairs * 5 + extra));
+    }
+}
