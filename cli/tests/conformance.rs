@@ -274,13 +274,8 @@ fn an_adapter_that_sprays_every_code_is_certified_at_no_level() {
         .filter(|c| c.level == cal_conformance::Level::Core)
         .collect();
     assert!(rejects.len() > 100, "{} core negative cases", rejects.len());
-    let opts =
-        RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None, ..RunOptions::default() };
-    let script = conformance_dir().join("tests/adapters/sprays_codes.py");
-    let mut sub = Subprocess::new(
-        &format!("python3 '{}' '{CAL}' conformance adapter", script.display()),
-        Duration::from_secs(20),
-    );
+    let opts = real_opts();
+    let mut sub = wrapped("sprays_codes.py");
     let hello = sub.hello().expect("the wrapped adapter says hello");
     let outcomes = runner::run(&mut sub, &rejects, &opts);
     let summary = certify::summarize(hello.level, &outcomes);
@@ -337,13 +332,8 @@ fn an_adapter_that_accepts_the_excluded_words_is_certified_at_no_level() {
         .into_iter()
         .filter(|c| c.level == cal_conformance::Level::Core && c.kind() == Kind::Parse)
         .collect();
-    let opts =
-        RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None, ..RunOptions::default() };
-    let script = conformance_dir().join("tests/adapters/accepts_excluded.py");
-    let mut sub = Subprocess::new(
-        &format!("python3 '{}' '{CAL}' conformance adapter", script.display()),
-        Duration::from_secs(20),
-    );
+    let opts = real_opts();
+    let mut sub = wrapped("accepts_excluded.py");
     let hello = sub.hello().expect("the wrapped adapter says hello");
     let outcomes = runner::run(&mut sub, &core, &opts);
     assert_eq!(certify::summarize(hello.level, &outcomes).certified, None);
@@ -383,4 +373,15 @@ fn a_filtered_run_never_certifies_and_records_its_filter() {
         .output()
         .expect("cal runs");
     assert!(String::from_utf8_lossy(&text.stdout).contains("a filtered run never certifies: --only execute.where.008"));
+}
+
+/// Our adapter wrapped by a deliberately broken one (`conformance/tests/adapters/SCRIPT`).
+fn wrapped(script: &str) -> Subprocess {
+    let script = conformance_dir().join("tests/adapters").join(script);
+    Subprocess::new(&format!("python3 '{}' '{CAL}' conformance adapter", script.display()), Duration::from_secs(20))
+}
+
+/// Options for the repository's corpus and fixtures.
+fn real_opts() -> RunOptions {
+    RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None, ..RunOptions::default() }
 }

@@ -110,16 +110,21 @@ pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> V
 
 /// The outcome of a case the run gave up on before reaching it.
 fn not_run(case: &Case, why: &str) -> Outcome {
+    outcome(case, Status::Errored, Judgement::default(), Some(why.to_string()))
+}
+
+/// A case's outcome: its identity and level from the case, the rest as judged.
+fn outcome(case: &Case, status: Status, judgement: Judgement, message: Option<String>) -> Outcome {
     Outcome {
         id: case.id.clone(),
         kind: case.kind(),
         level: case.level,
         should_case: case.is_should(),
         generated: case.has_flag(Flag::Generated),
-        status: Status::Errored,
-        mismatches: Vec::new(),
-        should: Vec::new(),
-        message: Some(why.to_string()),
+        status,
+        mismatches: judgement.mismatches,
+        should: judgement.should,
+        message,
         sections: case.sections.clone(),
     }
 }
@@ -158,18 +163,7 @@ pub fn run_case(
         Verdict::Skipped(m) => (Status::Skipped, Judgement::default(), Some(m)),
         Verdict::Errored(m) => (Status::Errored, Judgement::default(), Some(m)),
     };
-    Outcome {
-        id: case.id.clone(),
-        kind: case.kind(),
-        level: case.level,
-        should_case: case.is_should(),
-        generated: case.has_flag(Flag::Generated),
-        status,
-        mismatches: judgement.mismatches,
-        should: judgement.should,
-        message,
-        sections: case.sections.clone(),
-    }
+    outcome(case, status, judgement, message)
 }
 
 /// Why a fixture is not ready: the implementation declined it, or it could not be loaded.
