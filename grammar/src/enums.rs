@@ -32,6 +32,16 @@ word_enum! {
     pub enum ConsentAction { Grant = "grant", Withdraw = "withdraw" }
 }
 
+impl ConsentAction {
+    /// The past-tense word formatted output shows (§10.3.2's example: `action="granted"`).
+    pub const fn past_tense(self) -> &'static str {
+        match self {
+            ConsentAction::Grant => "granted",
+            ConsentAction::Withdraw => "withdrawn",
+        }
+    }
+}
+
 word_enum! {
     /// Storage tier hint (`recall_priority`, §5.2 meta field).
     pub enum RecallPriority { Hot = "hot", Warm = "warm", Cold = "cold" }

@@ -9,6 +9,7 @@
 //!
 //! This crate depends on no other crate of the workspace.
 
+pub mod binding;
 pub mod codes;
 pub mod diagnostic;
 pub mod display;

@@ -5,7 +5,7 @@ use cal_grammar::{Code, Diagnostic, FormatName};
 use cal_parser::ast::Assemble;
 use cal_render::{AssembleRequest, Output, assemble::auto_toon_applies};
 
-use crate::engine::Ctx;
+use crate::context::Ctx;
 
 /// The message §10.9.5 gives for CAL-W005.
 pub const W005_MESSAGE: &str = "FORMAT auto-selected as toon due to budget pressure (>85% utilization estimate). \

@@ -1,87 +1,26 @@
-//! Statements made of other statements: BATCH (§8.7, one result slot per
-//! entry), COALESCE (§8.13, left to right with short-circuit) and ASSEMBLE
-//! (§8.2: sources resolved, deduplicated across sources by priority, then
-//! budgeted, formatted and counted by cal-render, see [`crate::content`]).
+//! ASSEMBLE (§8.2): sources resolved, deduplicated across sources by
+//! priority, then budgeted, formatted and counted by cal-render (see
+//! [`crate::content`]). BATCH and COALESCE, which run whole statements, are
+//! in [`crate::dispatch`].
 
 use std::collections::HashSet;
 
 use cal_grammar::{Code, Diagnostic};
-use cal_parser::ast::{Assemble, Batch, FormatKind};
-use cal_planner::{AssemblePlan, Node, RecallPlan, SourcePlan};
+use cal_parser::ast::{Assemble, FormatKind};
+use cal_planner::{AssemblePlan, SourcePlan};
 use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport, TemplateDef};
 use serde_json::{Map, Value as Json, json};
 
+use crate::assembly_stream as stream;
 use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
-use crate::engine::{Bound, Ctx, Row, bug, run_statement};
-use crate::envelope::diagnostic_json;
+use crate::context::{Bound, Ctx, Resolved, bug};
+use crate::errors::diagnostic_json;
 use crate::fields;
 use crate::recall::{self, stages::Flow, stages::Shaping};
-use crate::stream;
 
 /// Whether an error stops the whole request rather than one slot (timeouts do).
-fn fatal(d: &Diagnostic) -> bool {
+pub(crate) fn fatal(d: &Diagnostic) -> bool {
     matches!(d.code, Code::E031 | Code::E075)
-}
-
-/// BATCH: each entry runs on its own; an entry's failure fills its slot only.
-pub fn batch(cx: &mut Ctx<'_>, b: &Batch, node: &Node) -> Result<Map<String, Json>, Diagnostic> {
-    let Node::Batch(nodes) = node else { return Err(bug(b.span, "plan does not match a BATCH")) };
-    let mut slots = Map::new();
-    for (entry, (_, n)) in b.entries.iter().zip(nodes) {
-        let mut slot = Map::new();
-        slot.insert("statement_type".into(), entry.statement.kind_name().into());
-        match run_statement(cx, &entry.statement, n) {
-            Ok(body) => slot.extend(body),
-            Err(d) if fatal(&d) => return Err(d),
-            Err(d) => {
-                slot.insert("error".into(), diagnostic_json(&d));
-            }
-        }
-        slots.insert(entry.label.name.to_string(), Json::Object(slot));
-    }
-    let mut m = Map::new();
-    m.insert("results".into(), Json::Object(slots));
-    m.insert("total".into(), b.entries.len().into());
-    Ok(m)
-}
-
-fn non_empty(flow: &Flow) -> bool {
-    match flow {
-        Flow::Rows(r) => !r.is_empty(),
-        Flow::Values(_, v) => !v.is_empty(),
-        Flow::Groups(_, g) => !g.is_empty(),
-        Flow::Count(n) => *n > 0,
-    }
-}
-
-/// COALESCE: the first branch with at least one grain wins; later branches do not run.
-pub fn coalesce(cx: &mut Ctx<'_>, branches: &[RecallPlan]) -> Result<Map<String, Json>, Diagnostic> {
-    for (i, b) in branches.iter().enumerate() {
-        let out = recall::run(cx, b, 0)?;
-        if non_empty(&out.flow) {
-            let mut m = recall::out_json(cx, out, 0, false);
-            m.insert("branch".into(), (i + 1).into());
-            m.insert("branches_run".into(), (i + 1).into());
-            return Ok(m);
-        }
-    }
-    let mut m = Map::new();
-    m.insert("results".into(), json!([]));
-    m.insert("total".into(), 0.into());
-    m.insert("next_cursor".into(), Json::Null);
-    m.insert("branch".into(), Json::Null);
-    m.insert("branches_run".into(), branches.len().into());
-    Ok(m)
-}
-
-/// What one ASSEMBLE source resolved to (also read by the stream's checkpoints).
-pub(crate) enum Resolved {
-    /// Grains, and the matches before LIMIT.
-    Rows(Vec<Row>, usize),
-    /// Values (`| SUBJECTS`, COUNT …).
-    Values(Vec<String>),
-    /// The source failed; its budget goes to the others.
-    Failed(Diagnostic),
 }
 
 /// ASSEMBLE (§8.2): resolve every source, `dedup(field)` keeping the copy from the

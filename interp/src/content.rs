@@ -10,14 +10,14 @@ use cal_parser::ast::{ProjectSpec, WithClause, WithKind};
 use cal_render::{Disclosure, GrainInput, Project, ProjectionOptions};
 use serde_json::{Map, Value as Json};
 
-use crate::engine::{Ctx, Row};
+use crate::context::{Ctx, Row};
 
 /// The format an ASSEMBLE without FORMAT renders in: markdown, "default for ASSEMBLE" (§10.1).
 pub const ASSEMBLE_DEFAULT_FORMAT: FormatName = FormatName::Markdown;
 
-/// A retrieved row as cal-render's input: full OMS field names, score and `sha256:` address.
+/// A retrieved row as cal-render's input: its CAL view (`crate::fields`).
 pub fn grain_input(row: &Row) -> GrainInput {
-    GrainInput::new(row.hit.grain().to_json(), row.hit.score, format!("sha256:{}", row.hit.address.to_hex()))
+    crate::fields::grain_input(&row.hit)
 }
 
 /// `PROJECT content(…), attr(…)` as cal-render takes it (field names as written).

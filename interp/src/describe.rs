@@ -9,7 +9,7 @@ use cal_parser::ast::{Describe, DescribeTarget};
 use serde_json::{Map, Value as Json, json};
 
 use crate::collate;
-use crate::engine::Ctx;
+use crate::context::Ctx;
 use crate::envelope::CAL_VERSION;
 use crate::timeexpr::format_rfc3339;
 

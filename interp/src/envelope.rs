@@ -12,7 +12,8 @@ use cal_planner::Plan;
 use serde_json::{Map, Value as Json, json};
 use sha2::{Digest, Sha256};
 
-use crate::engine::Ctx;
+use crate::context::Ctx;
+pub use crate::errors::diagnostic_json;
 
 /// The CAL version this interpreter implements, as `_cal.version` reports it.
 pub const CAL_VERSION: &str = "1.0";
@@ -67,24 +68,6 @@ pub fn decode_cursor(c: &str, query_hash: &str) -> Result<usize, Diagnostic> {
     }
     let n = u64::from_str_radix(body.get(..16).ok_or_else(bad)?, 16).map_err(|_| bad())?;
     usize::try_from(n).map_err(|_| bad())
-}
-
-/// A diagnostic as an §22.1 error object (byte offsets; the CLI adds line and column).
-pub fn diagnostic_json(d: &Diagnostic) -> Json {
-    let mut m = Map::new();
-    m.insert("code".into(), d.code.as_str().into());
-    m.insert("message".into(), d.message.clone().into());
-    m.insert("suggestion".into(), d.suggestion_or_default().into());
-    if let Some(e) = &d.example {
-        m.insert("example".into(), e.clone().into());
-    }
-    if !d.valid_values.is_empty() {
-        m.insert("valid_values".into(), json!(d.valid_values));
-    }
-    if !d.span.is_empty() {
-        m.insert("position".into(), json!({ "start": d.span.start, "end": d.span.end }));
-    }
-    Json::Object(m)
 }
 
 /// Wraps a statement's result in the envelope.

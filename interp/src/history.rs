@@ -14,7 +14,7 @@ use oms::store::Stored;
 use oms::{ContentAddress, Value};
 use serde_json::{Map, Value as Json, json};
 
-use crate::engine::Ctx;
+use crate::context::Ctx;
 use crate::recall::{ambiguous, compile::interval};
 use crate::timeexpr::format_rfc3339;
 use crate::values::{self, Lit};

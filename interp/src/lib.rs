@@ -28,16 +28,20 @@
 // the statement, so the size of `Err` is never on a hot path; boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
+mod assembly_stream;
 pub mod audit;
 mod auto_toon;
 mod collate;
 mod compose;
 mod config;
 mod content;
+mod context;
 pub mod demo;
 mod describe;
+mod dispatch;
 mod engine;
 mod envelope;
+mod errors;
 mod facade;
 pub mod fields;
 mod history;

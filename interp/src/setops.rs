@@ -12,7 +12,7 @@ use cal_planner::Node;
 use oms::ContentAddress;
 use serde_json::{Map, Value as Json, json};
 
-use crate::engine::{Ctx, Row, bug};
+use crate::context::{Ctx, Row, bug};
 use crate::recall::{self, stages::Flow, stages::Shaping};
 
 /// What an operand yields.

@@ -12,7 +12,7 @@ use cal_parser::ast::{DefineTemplate, Ident};
 use cal_render::{TemplateDef, TemplateError};
 use serde_json::{Map, Value as Json};
 
-use crate::engine::Ctx;
+use crate::context::Ctx;
 
 /// A registry error as a diagnostic at `span`, with a suggestion per code.
 fn diagnostic(e: TemplateError, span: Span) -> Diagnostic {

@@ -7,7 +7,7 @@ use cal_planner::CURRENT_USER_PARAM;
 use oms::Value;
 use serde_json::Value as Json;
 
-use crate::engine::Ctx;
+use crate::context::Ctx;
 
 /// A resolved literal.
 #[derive(Debug, Clone, PartialEq)]

@@ -149,8 +149,8 @@ fn section_8_2_without_dedup(b: Bencher, format: &str) {
 /// generated alike, through allocation, formatting and exact counting at BUDGET 2000 tokens.
 #[divan::bench(args = FORMATS, sample_count = 40)]
 fn render_only_38_grains(b: Bencher, format: &str) {
-    use cal_render::{AssembleRequest, Budget, BudgetUnit, GrainInput, Output, ProjectionOptions, SourceInput};
-    let g = |j: serde_json::Value| GrainInput::new(j, 1.0, "sha256:00");
+    use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, ProjectionOptions, SourceInput};
+    let g = |j: serde_json::Value| cal_interp::fields::grain_input_from_json(&j, 1.0, "sha256:00").expect("a grain");
     let belief = |i: u64| {
         g(serde_json::json!({ "type": "belief", "subject": "alice", "relation": "prefers", "object": text(i),
             "confidence": 0.8, "created_at": NOW - i as i64 * DAY / 3 }))

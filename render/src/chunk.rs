@@ -363,17 +363,22 @@ mod tests {
     fn awkward_grains_are_kept_whole_in_every_format() {
         use crate::assemble::assemble;
         use crate::budget::{Budget, BudgetUnit};
-        use crate::grain::GrainInput;
-        use serde_json::json;
+        use crate::grain::{CalValue as V, GrainInput, test_grain};
+        use cal_grammar::GrainType;
+        let s = |x: &str| V::Str(x.into());
         let grain = |i: usize, object: &str| {
-            let fields = json!({ "type": "belief", "subject": "alice", "relation": "mg:prefers",
-                                 "object": object, "confidence": 0.5, "created_at": 1_700_000_000_000i64 });
-            GrainInput::new(fields, 1.0, format!("sha256:{i:064x}"))
+            let fields = [
+                ("subject", s("alice")),
+                ("relation", s("mg:prefers")),
+                ("object", s(object)),
+                ("confidence", V::Float(0.5)),
+                ("time", V::Time(1_700_000_000_000)),
+            ];
+            test_grain(GrainType::Belief, &format!("sha256:{i:064x}"), &fields)
         };
         let event = |i: usize, content: &str| {
-            let fields =
-                json!({ "type": "event", "role": "user", "content": content, "created_at": 1_700_000_000_000i64 });
-            GrainInput::new(fields, 1.0, format!("sha256:{i:064x}"))
+            let fields = [("role", s("user")), ("content", s(content)), ("time", V::Time(1_700_000_000_000))];
+            test_grain(GrainType::Event, &format!("sha256:{i:064x}"), &fields)
         };
         let awkward = ["two\nlines", "</context>", "  - type: x", "}\n]", "é漢字 🙂", "", "**Beliefs**", "# b"];
         let a: Vec<GrainInput> = awkward.iter().enumerate().map(|(i, o)| grain(i, o)).collect();

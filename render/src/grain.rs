@@ -1,135 +1,167 @@
-//! Retrieved grains as the content layer receives them, and where each CAL
-//! field lives among their OMS fields.
+//! Retrieved grains as the content layer receives them: typed CAL values under
+//! CAL field names.
 //!
-//! The renderer is pure: the interpreter hands it grains already retrieved,
-//! as JSON objects with full OMS field names (`oms::Grain::to_json`), with
-//! each grain's relevance score and content address. The address and score
-//! are kept for templates (`{{grain.hash}}`, `{{grain.score}}`) and never
-//! reach a preset format (§14.2).
+//! The renderer never sees an OMS grain. The interpreter reads each grain
+//! through grammar's CAL↔OMS binding (`cal_grammar::binding`) and hands over
+//! the result, so renamed fields, converted values (the consensus `threshold`
+//! ratio, CAL goal-state words) and defaults (an action's `complete` phase)
+//! are the ones WHERE and JSON output use. Instants arrive as
+//! [`CalValue::Time`], so no field name decides what is a time. The address
+//! and score are kept for templates (`{{grain.hash}}`, `{{grain.score}}`) and
+//! never reach a preset format (§14.2).
 
 use cal_grammar::GrainType;
-use serde_json::{Map, Value};
+use cal_grammar::binding::domain_keys;
+use serde_json::Value as Json;
 
-/// One retrieved grain.
+/// A CAL value of a grain field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CalValue {
+    /// Text.
+    Str(String),
+    /// A whole number.
+    Int(i64),
+    /// A number with a fraction.
+    Float(f64),
+    /// true / false.
+    Bool(bool),
+    /// An instant, in epoch milliseconds (fields of type Temporal).
+    Time(i64),
+    /// A list (tags, steps, depends_on …).
+    List(Vec<CalValue>),
+    /// A map, entries in stored order (a context map a projection names as a whole).
+    Map(Vec<(String, CalValue)>),
+}
+
+impl CalValue {
+    /// The text, when the value is text.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            CalValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The value as JSON; instants as epoch milliseconds, non-finite numbers as null.
+    pub fn to_json(&self) -> Json {
+        match self {
+            CalValue::Str(s) => Json::String(s.clone()),
+            CalValue::Int(i) | CalValue::Time(i) => Json::from(*i),
+            CalValue::Float(f) => serde_json::Number::from_f64(*f).map_or(Json::Null, Json::Number),
+            CalValue::Bool(b) => Json::Bool(*b),
+            CalValue::List(items) => Json::Array(items.iter().map(CalValue::to_json).collect()),
+            CalValue::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()),
+        }
+    }
+}
+
+/// One retrieved grain, as CAL sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GrainInput {
-    /// The grain's fields under their full OMS names, `type` included.
-    pub fields: Map<String, Value>,
+    /// The grain type, when it is one of the ten.
+    pub grain_type: Option<GrainType>,
+    /// The type's singular name as stored (for types outside the ten).
+    pub type_name: String,
     /// The relevance score the retrieval gave it (1.0 when there was no ranking).
     pub score: f64,
-    /// The content address, `sha256:…` (machine envelope only).
+    /// The content address, `sha256:…` (machine envelope and templates only).
     pub hash: String,
+    fields: Vec<(String, CalValue)>,
+    domain: Vec<(String, CalValue)>,
 }
 
 impl GrainInput {
-    /// A grain from its JSON object; non-objects give an empty grain of unknown type.
-    pub fn new(fields: Value, score: f64, hash: impl Into<String>) -> Self {
-        let fields = match fields {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        GrainInput { fields, score, hash: hash.into() }
+    /// An empty grain of a type, with its score and address; add fields with [`Self::set`].
+    pub fn new(
+        grain_type: Option<GrainType>,
+        type_name: impl Into<String>,
+        score: f64,
+        hash: impl Into<String>,
+    ) -> Self {
+        GrainInput {
+            grain_type,
+            type_name: type_name.into(),
+            score,
+            hash: hash.into(),
+            fields: Vec::new(),
+            domain: Vec::new(),
+        }
     }
 
-    /// The CAL grain type, from the `type` field (singular OMS name).
-    pub fn grain_type(&self) -> Option<GrainType> {
-        self.fields.get("type").and_then(Value::as_str).and_then(GrainType::from_singular)
+    /// Sets the CAL field `name` (or, for the type's content fallback, the OMS field
+    /// `cal_grammar::binding::content_fallback` names).
+    pub fn set(&mut self, name: impl Into<String>, value: CalValue) {
+        let name = name.into();
+        match self.fields.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.fields.push((name, value)),
+        }
     }
 
-    /// The `type` field as written (for types outside the ten, e.g. `fact`).
+    /// Adds a domain entry (a top-level prefixed grain field, or a key of its context map),
+    /// looked up by [`Self::field`] for names with a `:` (§12.2).
+    pub fn set_domain(&mut self, key: impl Into<String>, value: CalValue) {
+        self.domain.push((key.into(), value));
+    }
+
+    /// The `type` as written (the singular name).
     pub fn type_name(&self) -> &str {
-        self.fields.get("type").and_then(Value::as_str).unwrap_or("grain")
+        &self.type_name
     }
 
-    fn raw(&self, name: &str) -> Option<&Value> {
-        self.fields.get(name).filter(|v| !v.is_null())
-    }
-
-    /// The value of the CAL field `field` (§5.2, §6.3), or `None` when the grain lacks it.
-    ///
-    /// A field present under its CAL name wins; otherwise the OMS field it maps to is read,
-    /// with the same mapping the interpreter uses (docs/spec-decisions-interp.md F1–F9):
-    /// `time` is `created_at`, `tags` is `structural_tags`, `reasoning_type` is
-    /// `inference_method`, `grantor_did` is `subject_did`, a state's `context` is its context
-    /// map's `id`, OMS goal states become CAL words, and `consent_action` is read from
-    /// `is_withdrawal` as the past-tense words §10.6 shows (`granted` / `withdrawn`).
-    /// Domain fields (`hc:patient_id`) are top-level fields, else keys of the `context` map.
-    pub fn field(&self, field: &str) -> Option<Value> {
-        // `goal_state` is stored in OMS words (`satisfied`) and shown in CAL's (`completed`), so
-        // it always goes through the mapping below.
-        if field != "context"
-            && field != "goal_state"
-            && let Some(v) = self.raw(field)
-        {
+    /// The value of the CAL field `field` (§5.2, §6.3, §12.2), or `None` when the grain lacks it.
+    /// `type`, `hash` and `score` are always there.
+    pub fn field(&self, field: &str) -> Option<CalValue> {
+        if let Some((_, v)) = self.fields.iter().find(|(n, _)| n == field) {
             return Some(v.clone());
         }
-        let mapped = match field {
-            "time" => "created_at",
-            "tags" => "structural_tags",
-            "reasoning_type" => "inference_method",
-            "grantor_did" => "subject_did",
-            "expires_at" => "valid_to",
-            "goal_state" => {
-                let s = self.raw("goal_state")?.as_str()?;
-                let cal = match s {
-                    "satisfied" => "completed",
-                    "failed" => "abandoned",
-                    "suspended" => "blocked",
-                    other => other,
-                };
-                return Some(Value::String(cal.to_string()));
-            }
-            "consent_action" => {
-                return match self.raw("is_withdrawal")? {
-                    Value::Bool(true) => Some("withdrawn".into()),
-                    Value::Bool(false) => Some("granted".into()),
-                    _ => None,
-                };
-            }
-            "context" => {
-                return match self.raw("context")? {
-                    Value::Object(m) => m.get("id").filter(|v| !v.is_null()).cloned(),
-                    other => Some(other.clone()),
-                };
-            }
-            "type" => return Some(Value::String(self.type_name().to_string())),
-            "hash" => return Some(Value::String(self.hash.clone())),
-            "score" => return serde_json::Number::from_f64(self.score).map(Value::Number),
-            f if f.contains(':') => {
-                let ctx = self.raw("context")?.as_object()?;
-                let bare = f.split_once(':').map_or(f, |(_, n)| n);
-                return ctx.get(f).or_else(|| ctx.get(bare)).filter(|v| !v.is_null()).cloned();
-            }
-            _ => return None,
-        };
-        self.raw(mapped).cloned()
+        match cal_grammar::binding::binding(field).map(|b| b.read) {
+            Some(cal_grammar::binding::Read::GrainType) => return Some(CalValue::Str(self.type_name.clone())),
+            Some(cal_grammar::binding::Read::Address) => return Some(CalValue::Str(self.hash.clone())),
+            Some(cal_grammar::binding::Read::Score) => return Some(CalValue::Float(self.score)),
+            _ => {}
+        }
+        if field.contains(':') {
+            return domain_keys(field)
+                .iter()
+                .find_map(|k| self.domain.iter().find(|(n, _)| n == k))
+                .map(|(_, v)| v.clone());
+        }
+        None
+    }
+
+    /// The fields set on the grain, in the order they were set.
+    pub fn fields(&self) -> impl Iterator<Item = (&str, &CalValue)> {
+        self.fields.iter().map(|(n, v)| (n.as_str(), v))
     }
 }
 
-/// True for CAL fields whose value is an instant (epoch milliseconds in the grain).
-pub fn is_temporal(field: &str) -> bool {
-    matches!(field, "time" | "created_at" | "deadline" | "expires_at" | "valid_to" | "valid_from")
+/// A grain of a standard type with the given CAL fields, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_grain(t: GrainType, hash: &str, fields: &[(&str, CalValue)]) -> GrainInput {
+    let mut g = GrainInput::new(Some(t), t.singular(), 1.0, hash);
+    for (n, v) in fields {
+        g.set(*n, v.clone());
+    }
+    g
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn maps_cal_fields_onto_oms_fields() {
-        let g = GrainInput::new(
-            json!({"type": "consent", "subject_did": "did:a", "is_withdrawal": false, "created_at": 5,
-                   "context": {"id": "ctx", "hc:patient_id": "P-1"}}),
-            0.5,
-            "sha256:00",
-        );
-        assert_eq!(g.grain_type(), Some(GrainType::Consent));
-        assert_eq!(g.field("grantor_did"), Some(json!("did:a")));
-        assert_eq!(g.field("consent_action"), Some(json!("granted")));
-        assert_eq!(g.field("time"), Some(json!(5)));
-        assert_eq!(g.field("context"), Some(json!("ctx")));
-        assert_eq!(g.field("hc:patient_id"), Some(json!("P-1")));
+    fn reads_fields_meta_and_domain_entries() {
+        let mut g = GrainInput::new(Some(GrainType::Consent), "consent", 0.5, "sha256:00");
+        g.set("grantor_did", CalValue::Str("did:a".into()));
+        g.set("time", CalValue::Time(5));
+        g.set_domain("patient_id", CalValue::Str("P-1".into()));
+        assert_eq!(g.field("grantor_did"), Some(CalValue::Str("did:a".into())));
+        assert_eq!(g.field("time"), Some(CalValue::Time(5)));
+        assert_eq!(g.field("type"), Some(CalValue::Str("consent".into())));
+        assert_eq!(g.field("hash"), Some(CalValue::Str("sha256:00".into())));
+        assert_eq!(g.field("score"), Some(CalValue::Float(0.5)));
+        assert_eq!(g.field("hc:patient_id"), Some(CalValue::Str("P-1".into())));
         assert_eq!(g.field("nope"), None);
     }
 }

@@ -6,12 +6,14 @@
 //! and storage metadata cannot leak into the content layer (§14.2): only what
 //! a projection names gets through.
 
-use cal_grammar::fields::{projection, projection_alias};
+use cal_grammar::binding::{Presentation, Read, binding, content_fallback, presentation};
+use cal_grammar::enums::ConsentAction;
+use cal_grammar::fields::{FULL_EXTRAS, TRIPLE, projection, projection_alias};
 use cal_grammar::relations::humanize;
 use cal_grammar::{DisclosureLevel, GrainType};
 use serde_json::Value;
 
-use crate::grain::{GrainInput, is_temporal};
+use crate::grain::{CalValue, GrainInput};
 use crate::time;
 
 /// Metadata density (§14.3). The element shape is the same at every level; only the number
@@ -162,45 +164,35 @@ pub struct ProjectionOptions {
     pub project: Option<Project>,
 }
 
-/// The full-disclosure extras (§14.3 "+ source_type, importance, tags, verification_status"),
-/// as (attribute name, CAL field). `observed` is the grain's time; TOON appends only
-/// `source` and `observed` (§10.9.3).
-pub const FULL_EXTRAS: &[(&str, &str)] = &[
-    ("source", "source_type"),
-    ("observed", "time"),
-    ("importance", "importance"),
-    ("tags", "tags"),
-    ("verification", "verification_status"),
-];
-
-fn value_text(field: &str, v: &Value, opts: &ProjectionOptions) -> String {
+/// A value as text: relations humanized, instants as ages or dates (or RFC 3339 under
+/// `WITH iso_timestamps`), ordered lists numbered, other lists joined with commas.
+fn value_text(field: &str, v: &CalValue, opts: &ProjectionOptions) -> String {
+    let how = presentation(field);
     match v {
-        Value::String(s) if field == "relation" => humanize(s).into_owned(),
-        Value::String(s) => s.clone(),
-        Value::Number(n) if is_temporal(field) => match n.as_i64() {
-            Some(ms) if opts.iso_timestamps => time::iso(ms),
-            Some(ms) if field == "deadline" || field == "expires_at" || field == "valid_to" => time::date_or_iso(ms),
-            Some(ms) => time::relative(ms, opts.now_ms),
-            None => n.to_string(),
-        },
-        Value::Number(n) => canonical_number(n.as_f64().unwrap_or(f64::NAN)),
-        Value::Bool(b) => b.to_string(),
-        Value::Array(items) if matches!(field, "steps" | "plan") => items
+        CalValue::Str(s) if how == Presentation::Relation => humanize(s).into_owned(),
+        CalValue::Str(s) => s.clone(),
+        CalValue::Time(ms) if opts.iso_timestamps => time::iso(*ms),
+        CalValue::Time(ms) if how == Presentation::Age => time::relative(*ms, opts.now_ms),
+        CalValue::Time(ms) => time::date_or_iso(*ms),
+        CalValue::Int(i) => i.to_string(),
+        CalValue::Float(f) => canonical_number(*f),
+        CalValue::Bool(b) => b.to_string(),
+        CalValue::List(items) if how == Presentation::Numbered => items
             .iter()
             .enumerate()
             .map(|(i, x)| format!("{}. {}", i + 1, value_text("", x, opts)))
             .collect::<Vec<_>>()
             .join(" "),
-        Value::Array(items) => items.iter().map(|x| value_text("", x, opts)).collect::<Vec<_>>().join(", "),
-        Value::Object(_) => v.to_string(),
-        Value::Null => String::new(),
+        CalValue::List(items) => items.iter().map(|x| value_text("", x, opts)).collect::<Vec<_>>().join(", "),
+        CalValue::Map(_) => v.to_json().to_string(),
     }
 }
 
-fn scalar(field: &str, v: &Value, opts: &ProjectionOptions) -> Scalar {
+fn scalar(field: &str, v: &CalValue, opts: &ProjectionOptions) -> Scalar {
     match v {
-        Value::Number(n) if !is_temporal(field) => Scalar::Num(n.as_f64().unwrap_or(f64::NAN)),
-        Value::Bool(b) => Scalar::Bool(*b),
+        CalValue::Int(i) => Scalar::Num(*i as f64),
+        CalValue::Float(f) => Scalar::Num(*f),
+        CalValue::Bool(b) => Scalar::Bool(*b),
         other => Scalar::Str(value_text(field, other, opts)),
     }
 }
@@ -212,21 +204,17 @@ fn text(g: &GrainInput, field: &str, opts: &ProjectionOptions) -> Option<String>
 }
 
 /// The default text content of a grain (§10.3.2). When the CAL rule's field is absent, the
-/// field OMS requires for that type stands in (a goal's `description`, an action's
-/// `content`, a consensus's `agreed_content`), as the interpreter's JSON view does.
+/// field OMS requires for that type stands in (`cal_grammar::binding::content_fallback`: a
+/// goal's `description`, an action's `content`, a consensus's `agreed_content`). This is the
+/// one implementation: the JSON `content` and the token estimates call it too.
 pub fn default_content(g: &GrainInput, opts: &ProjectionOptions) -> String {
-    let Some(t) = g.grain_type() else { return text(g, "object", opts).unwrap_or_default() };
+    let [_, _, object] = TRIPLE;
+    let Some(t) = g.grain_type else { return text(g, object, opts).unwrap_or_default() };
     let parts: Vec<String> = projection(t).content.iter().filter_map(|f| text(g, f, opts)).collect();
     if !(parts.is_empty() || t == GrainType::Belief && parts.len() < 2) {
         return parts.join(" ");
     }
-    let fallback = match t {
-        GrainType::Goal => "description",
-        GrainType::Action => "content",
-        GrainType::Consensus => "agreed_content",
-        _ => "object",
-    };
-    match text(g, fallback, opts) {
+    match text(g, content_fallback(t), opts) {
         Some(f) if parts.is_empty() => f,
         Some(f) if t == GrainType::Belief => format!("{} {f}", parts.join(" ")),
         _ => parts.join(" "),
@@ -235,7 +223,7 @@ pub fn default_content(g: &GrainInput, opts: &ProjectionOptions) -> String {
 
 /// Projects one grain into an [`Element`].
 pub fn project(g: &GrainInput, opts: &ProjectionOptions) -> Element {
-    let t = g.grain_type();
+    let t = g.grain_type;
     let tag = t.map_or_else(|| g.type_name().to_string(), |t| t.singular().to_string());
     let group = t.map_or_else(|| format!("{tag}s"), |t| t.plural().to_string());
     let mut attrs = Vec::new();
@@ -256,23 +244,34 @@ pub fn project(g: &GrainInput, opts: &ProjectionOptions) -> Element {
                     continue;
                 }
                 if let Some(v) = g.field(a.field) {
-                    attrs.push(Attr { name: a.attr.to_string(), value: scalar(a.field, &v, opts) });
+                    attrs.push(Attr { name: a.attr.to_string(), value: attr_scalar(a.field, &v, opts) });
                 }
             }
         }
         if opts.disclosure == Disclosure::Full {
-            for (name, field) in FULL_EXTRAS {
-                if let Some(v) = g.field(field) {
-                    attrs.push(Attr { name: (*name).to_string(), value: scalar(field, &v, opts) });
+            for a in FULL_EXTRAS {
+                if let Some(v) = g.field(a.field) {
+                    attrs.push(Attr { name: a.attr.to_string(), value: scalar(a.field, &v, opts) });
                 }
             }
         }
     }
-    let subject = text(g, "subject", opts).or_else(|| attrs.first().map(|a| a.value.text())).unwrap_or_default();
-    let relation = text(g, "relation", opts).unwrap_or_else(|| tag.clone());
-    let object =
-        if t == Some(GrainType::Belief) { text(g, "object", opts).unwrap_or_default() } else { content.clone() };
+    let [subject, relation, object] = TRIPLE;
+    let subject = text(g, subject, opts).or_else(|| attrs.first().map(|a| a.value.text())).unwrap_or_default();
+    let relation = text(g, relation, opts).unwrap_or_else(|| tag.clone());
+    let object = if t == Some(GrainType::Belief) { text(g, object, opts).unwrap_or_default() } else { content.clone() };
     Element { grain_type: t, tag, group, content, attrs, triple: (subject, relation, object) }
+}
+
+/// A default attribute's value: a consent's action in the past tense §10.3.2's example
+/// shows (`action="granted"`), every other value as [`scalar`] gives it.
+fn attr_scalar(field: &str, v: &CalValue, opts: &ProjectionOptions) -> Scalar {
+    match v.as_str().and_then(ConsentAction::from_word) {
+        Some(a) if binding(field).is_some_and(|b| b.read == Read::ConsentAction) => {
+            Scalar::Str(a.past_tense().to_string())
+        }
+        _ => scalar(field, v, opts),
+    }
 }
 
 /// A PROJECT name to the field it reads: the name itself when the grain has it, else the
@@ -287,10 +286,11 @@ fn resolve<'a>(g: &GrainInput, t: Option<GrainType>, name: &'a str) -> &'a str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
-    fn g(v: Value) -> GrainInput {
-        GrainInput::new(v, 1.0, "sha256:ab")
+    use crate::grain::{CalValue as V, test_grain};
+
+    fn s(x: &str) -> V {
+        V::Str(x.into())
     }
 
     #[test]
@@ -307,8 +307,18 @@ mod tests {
 
     #[test]
     fn belief_projection_by_level() {
-        let b = g(json!({"type": "belief", "subject": "alice", "relation": "mg:prefers", "object": "dark mode",
-                         "confidence": 0.95, "namespace": "secret", "source_type": "user_explicit"}));
+        let b = test_grain(
+            GrainType::Belief,
+            "sha256:ab",
+            &[
+                ("subject", s("alice")),
+                ("relation", s("mg:prefers")),
+                ("object", s("dark mode")),
+                ("confidence", V::Float(0.95)),
+                ("namespace", s("secret")),
+                ("source_type", s("user_explicit")),
+            ],
+        );
         let mut o = ProjectionOptions::default();
         let e = project(&b, &o);
         assert_eq!(e.content, "prefers dark mode");
@@ -323,8 +333,12 @@ mod tests {
 
     #[test]
     fn project_clause_overrides_defaults() {
-        let o = g(json!({"type": "observation", "object": "elevated heart rate detected", "observer_id": "dr-smith",
-                         "context": {"hc:patient_id": "P-1234"}}));
+        let mut o = test_grain(
+            GrainType::Observation,
+            "sha256:ab",
+            &[("object", s("elevated heart rate detected")), ("observer_id", s("dr-smith"))],
+        );
+        o.set_domain("hc:patient_id", s("P-1234"));
         let opts = ProjectionOptions {
             project: Some(Project {
                 content: vec!["object".into()],

@@ -18,10 +18,9 @@ use cal_grammar::{Code, FormatName, TemplateSectionKind as K};
 use crate::assemble::{SourceInput, SourceReport};
 use crate::budget::{Budget, BudgetUnit};
 use crate::formats::{Assembly, markdown, sml, text};
-use crate::grain::GrainInput;
+use crate::grain::{CalValue, GrainInput};
 use crate::project::canonical_number;
 use crate::project::{Disclosure, Element, ProjectionOptions};
-use serde_json::Value;
 
 /// A template: the preset it extends and its own sections (raw Mustache text).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -168,19 +167,12 @@ fn grain_vars(
 ) -> (BTreeMap<&'static str, String>, BTreeMap<&'static str, bool>) {
     let mut v = BTreeMap::new();
     if let Some(g) = raw {
-        if let Some(Value::String(r)) = g.field("relation") {
+        let [_, relation, _] = cal_grammar::fields::TRIPLE;
+        if let Some(CalValue::Str(r)) = g.field(relation) {
             v.insert("grain.relation", r);
         }
-        match g.field("time") {
-            Some(Value::Number(n)) => {
-                if let Some(ms) = n.as_i64() {
-                    v.insert("grain.created_at", crate::time::iso(ms));
-                }
-            }
-            Some(Value::String(t)) => {
-                v.insert("grain.created_at", t);
-            }
-            _ => {}
+        if let Some(CalValue::Time(ms)) = g.field(cal_grammar::binding::TIME) {
+            v.insert("grain.created_at", crate::time::iso(ms));
         }
         v.insert("grain.score", canonical_number(g.score));
     }

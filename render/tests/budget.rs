@@ -14,12 +14,13 @@ use serde_json::json;
 const NOW: i64 = 1_773_565_200_000;
 
 fn belief(i: usize) -> GrainInput {
-    GrainInput::new(
-        json!({"type": "belief", "subject": "alice", "relation": "mg:knows", "object": format!("fact number {i}"),
+    cal_interp::fields::grain_input_from_json(
+        &json!({"type": "belief", "subject": "alice", "relation": "mg:knows", "object": format!("fact number {i}"),
                "confidence": 0.5, "created_at": NOW - 60_000}),
         1.0,
         "sha256:00",
     )
+    .expect("a grain")
 }
 
 fn sources(sizes: &[usize]) -> Vec<SourceInput> {

@@ -38,7 +38,7 @@ fn grain(kind: u8, a: String, b: String, c: String) -> GrainInput {
         3 => json!({"type": "action", "tool_name": a, "action_phase": b, "object": c}),
         _ => json!({"type": "consent", "is_withdrawal": false, "subject_did": a, "grantee_did": b, "purpose": c}),
     };
-    GrainInput::new(v, 1.0, "sha256:00")
+    cal_interp::fields::grain_input_from_json(&v, 1.0, "sha256:00").expect("a grain")
 }
 
 /// Checks an attribute value or text: no raw `<`, `>` (and no `"` in attributes); every `&`

@@ -12,7 +12,7 @@ const NOW: i64 = 1_773_565_200_000; // 2026-03-15T09:00:00Z
 const MIN: i64 = 60_000;
 
 fn g(v: Value) -> GrainInput {
-    GrainInput::new(v, 1.0, "sha256:00")
+    cal_interp::fields::grain_input_from_json(&v, 1.0, "sha256:00").expect("a grain")
 }
 
 fn belief(obj: &str, rel: &str, c: f64) -> GrainInput {

@@ -11,7 +11,7 @@ const NOW: i64 = 1_773_565_200_000;
 const MIN: i64 = 60_000;
 
 fn g(v: Value) -> GrainInput {
-    GrainInput::new(v, 1.0, "sha256:00")
+    cal_interp::fields::grain_input_from_json(&v, 1.0, "sha256:00").expect("a grain")
 }
 
 fn ten() -> Vec<GrainInput> {
@@ -41,7 +41,8 @@ fn ten() -> Vec<GrainInput> {
             json!({"type":"workflow","trigger":"review_prep_requested","steps":["retrieve Q1 metrics","identify narrative arc","draft slide outline","populate data","send for review by 2026-03-14"]}),
         ),
         g(
-            json!({"type":"consensus","threshold":3,"agreement_count":4,"object":"Q1 deployment frequency improved 18% over Q4 2025"}),
+            json!({"type":"consensus","threshold":3,"agreement_count":4,"object":"Q1 deployment frequency improved 18% over Q4 2025",
+                   "participating_observers":["did:a","did:b","did:c","did:d"]}),
         ),
         g(
             json!({"type":"consent","is_withdrawal":false,"subject_did":"alice","grantee_did":"agent","purpose":"access engineering metrics dashboards for review preparation"}),
@@ -74,7 +75,7 @@ fn section_10_6_all_ten_types() {
 <reasoning type="deductive">alice is prioritising reliability given 3 P0 incidents; lead with incident reduction narrative</reasoning>
 <state context="q1_review_prep">outlining slides: 1. headline metrics 2. incident retrospective 3. velocity trend 4. Q2 goals</state>
 <workflow trigger="review_prep_requested">1. retrieve Q1 metrics 2. identify narrative arc 3. draft slide outline 4. populate data 5. send for review by 2026-03-14</workflow>
-<consensus threshold="3" count="4">Q1 deployment frequency improved 18% over Q4 2025</consensus>
+<consensus threshold="0.75" count="4">Q1 deployment frequency improved 18% over Q4 2025</consensus>
 <consent action="granted" grantor="alice" grantee="agent">access engineering metrics dashboards for review preparation</consent>
 </context>"#
     );

@@ -74,6 +74,21 @@ pub static PROJECTIONS: &[Projection] = &[
     },
 ];
 
+/// The attributes full disclosure adds to every element (§14.3 "+ source_type, importance,
+/// tags, verification_status"); `observed` is the grain's time. TOON appends only the first
+/// two (§10.9.3).
+pub static FULL_EXTRAS: &[ProjectionAttr] = &[
+    attr("source", "source_type", false),
+    attr("observed", "time", false),
+    attr("importance", "importance", false),
+    attr("tags", "tags", false),
+    attr("verification", "verification_status", false),
+];
+
+/// The fields of a grain's triple (subject, relation, object), which the `triples` format
+/// and the template variables `grain.subject`/`grain.object` read.
+pub const TRIPLE: [&str; 3] = ["subject", "relation", "object"];
+
 /// The default projection of `grain`.
 pub fn projection(grain: GrainType) -> &'static Projection {
     PROJECTIONS.iter().find(|p| p.grain_type == grain).expect("one projection per grain type")

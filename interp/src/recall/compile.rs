@@ -15,7 +15,7 @@ use cal_planner::{ViewPlan, conditions_text, is_semantic};
 use oms::store::{CmpOp, Filter, View};
 use oms::{ContentAddress, Value};
 
-use crate::engine::{Bound, Ctx};
+use crate::context::{Bound, Ctx};
 use crate::fields;
 use crate::timeexpr::{self, Interval};
 use crate::values::{self, Lit};
@@ -247,7 +247,7 @@ impl Compiled {
                 Ok(())
             }
             Test::IsCategory(..) => {
-                Err(crate::engine::bug(c.span, "a relation category reached the interpreter undesugared"))
+                Err(crate::context::bug(c.span, "a relation category reached the interpreter undesugared"))
             }
         }
     }

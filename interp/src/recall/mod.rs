@@ -14,7 +14,7 @@ use oms::store::{Query, SortKey};
 use oms::{ContentAddress, Value};
 use serde_json::{Map, Value as Json, json};
 
-use crate::engine::{Bound, Ctx, Row, bug};
+use crate::context::{Bound, Ctx, Row, bug};
 use crate::values::Lit;
 use crate::{envelope, fields, projection};
 use compile::{Compiled, compile};

@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::compile::Compiled;
 use crate::collate;
-use crate::engine::{Ctx, Row};
+use crate::context::{Ctx, Row};
 use crate::fields;
 use crate::timeexpr::format_rfc3339;
 
@@ -233,7 +233,7 @@ fn contradictions(cx: &mut Ctx<'_>, row: &Row) -> Result<Json, Diagnostic> {
                 limit: Some(20),
                 cursor: None,
             };
-            let env = cx.facade.query(&q).map_err(|e| crate::engine::bug(Default::default(), &e.to_string()))?;
+            let env = cx.facade.query(&q).map_err(|e| crate::context::bug(Default::default(), &e.to_string()))?;
             cx.stats.store_ops += 1;
             cx.stats.scanned += env.total as u64;
             for h in env.results {

@@ -18,7 +18,7 @@ use serde_json::Value as Json;
 
 use super::eval::compare;
 use crate::collate;
-use crate::engine::{Ctx, Row};
+use crate::context::{Ctx, Row};
 use crate::fields;
 use crate::values::{self, Lit};
 

@@ -6,7 +6,7 @@ use cal_grammar::Diagnostic;
 use super::events::{Event, EventBody};
 use super::{CancelToken, Control, EventSink, StreamOptions};
 use crate::audit::StreamAudit;
-use crate::envelope::diagnostic_json;
+use crate::errors::diagnostic_json;
 
 /// One stream's state.
 pub(crate) struct Emitter<'a> {

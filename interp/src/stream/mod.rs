@@ -12,21 +12,19 @@
 //!   Cancellation is checked between sources, between phases and between chunks; the response
 //!   is then a valid partial result (`cancelled` member, §11.5) and the last event `cancelled`.
 //! * [`StreamOptions`] (§11.2) say which events are delivered; `error` and `cancelled` always are.
+//! * The events themselves are produced by the ASSEMBLE that emits them
+//!   (`crate::assembly_stream`); this module is the machinery, with no knowledge of a statement.
 //! * The chunks concatenate to the non-streamed `formatted_context.text` exactly, in every format
 //!   (`cal_render::chunk`); the rules are in docs/streaming.md.
 
 mod cancel;
 mod emitter;
 pub mod events;
-mod hooks;
 mod options;
 
 pub use cancel::CancelToken;
 pub(crate) use emitter::Emitter;
 pub use events::{Event, EventBody};
-pub(crate) use hooks::{
-    assembly_id, begin, counts, dedup_completed, deliver, finish, source_completed, source_started, stop, unformatted,
-};
 pub use options::StreamOptions;
 
 /// What a sink answers to an event.

@@ -31,7 +31,12 @@ fn g(mut v: Value, i: usize) -> GrainInput {
             o.entry(k.clone()).or_insert_with(|| x.clone());
         }
     }
-    GrainInput::new(v, 0.9, format!("sha256:{i:064x}"))
+    grain(&v, 0.9, &format!("sha256:{i:064x}"))
+}
+
+/// A grain given as OMS JSON, in the CAL view the interpreter hands the content layer.
+pub fn grain(v: &Value, score: f64, hash: &str) -> GrainInput {
+    cal_interp::fields::grain_input_from_json(v, score, hash).expect("a grain")
 }
 
 /// The grain types in §10.3.2's order, by their singular names.
@@ -90,8 +95,10 @@ pub fn grains(kind: &str) -> Vec<GrainInput> {
             json!({"type": "workflow", "trigger": "incident", "steps": ["page on-call"]}),
         ],
         "consensus" => [
-            json!({"type": "consensus", "threshold": 3, "agreement_count": 4, "object": "deploys improved 18%"}),
-            json!({"type": "consensus", "threshold": 2, "agreement_count": 2, "object": "{braces} and \\ backslash"}),
+            json!({"type": "consensus", "threshold": 3, "agreement_count": 4, "object": "deploys improved 18%",
+                   "participating_observers": ["did:a", "did:b", "did:c", "did:d"]}),
+            json!({"type": "consensus", "threshold": 2, "agreement_count": 2, "object": "{braces} and \\ backslash",
+                   "participating_observers": ["did:a", "did:b", "did:c"]}),
         ],
         _ => [
             json!({"type": "consent", "is_withdrawal": false, "subject_did": "alice", "grantee_did": "agent", "purpose": "access metrics dashboards"}),

@@ -12,12 +12,11 @@ use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, Sourc
 use serde_json::{Map, Value as Json, json};
 use sha2::{Digest, Sha256};
 
-use super::events::{BudgetInfo, EventBody, SourceAllocation, SourceDedup, StreamInfo, Summary};
-use super::{Emitter, StreamOptions};
-use crate::compose::Resolved;
 use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
-use crate::engine::Ctx;
+use crate::context::{Ctx, Resolved};
 use crate::projection;
+use crate::stream::events::{BudgetInfo, EventBody, SourceAllocation, SourceDedup, StreamInfo, Summary};
+use crate::stream::{Emitter, StreamOptions};
 
 /// `asm_` and the first eight hex digits of SHA-256 over the query hash, the clock and the user:
 /// the same request gives the same id (§17.4), different requests practically never share one.
