@@ -1,13 +1,14 @@
 //! A plain-text view of responses for people at a terminal (`cal run
 //! --format text`, `cal repl`) of responses without formatted content (`cal
 //! run` prints `formatted_context.text` / `formatted` when there is one). It is
-//! not one of CAL's output formats (§10, cal-render): it shows one line per grain with its
-//! type, projected content (§10.3.2), score and a short address, and the
+//! not one of CAL's output formats (§10, cal-render): it shows one line per grain as the
+//! `text` format projects it (§10.3.2), with its score and a short address, and the
 //! envelope's counts in a footer.
 
 use std::fmt::Write;
 
-use cal_grammar::relations::humanize;
+use cal_render::ProjectionOptions;
+use cal_render::project::project;
 use serde_json::Value as Json;
 
 use crate::Response;
@@ -21,40 +22,24 @@ fn str_of(j: &Json) -> String {
     }
 }
 
-/// The content of a grain as §10.3.2 projects it, from its JSON.
-fn content(g: &Json) -> String {
-    let f = |k: &str| g.get(k).map(str_of).unwrap_or_default();
-    let first = |ks: &[&str]| ks.iter().map(|k| f(k)).find(|s| !s.is_empty()).unwrap_or_default();
-    match g.get("type").and_then(Json::as_str).unwrap_or("") {
-        "belief" | "fact" => format!("{} {} {}", f("subject"), humanize(&f("relation")), f("object")),
-        "event" => first(&["content", "object"]),
-        "goal" => {
-            let state = f("goal_state");
-            format!("{}: {} ({state})", f("subject"), first(&["object", "description"]))
-        }
-        "action" => format!("{} → {}", first(&["tool_name", "tool_call_id"]), first(&["object", "content"])),
-        "observation" => first(&["object"]),
-        "reasoning" => first(&["conclusion"]),
-        "state" => g.get("plan").and_then(Json::as_array).map_or_else(String::new, |p| {
-            p.iter().enumerate().map(|(i, s)| format!("{}. {}", i + 1, str_of(s))).collect::<Vec<_>>().join(" ")
-        }),
-        "workflow" => format!("{}: {}", f("trigger"), f("steps")),
-        "consensus" => first(&["object", "agreed_content"]),
-        "consent" => {
-            let action = if g.get("is_withdrawal") == Some(&Json::Bool(true)) { "withdraws" } else { "grants" };
-            format!("{} {action}: {}", f("subject_did"), f("purpose"))
-        }
-        _ => first(&["object", "content"]),
-    }
+/// A grain as the `text` output format shows it (`[belief] alice prefers dark mode (0.92)`),
+/// through the content layer's one projection; instants as RFC 3339, since a terminal view
+/// has no request clock.
+fn grain_line(g: &Json, score: f64) -> Option<String> {
+    let grain = crate::fields::grain_input_from_json(g, score, "")?;
+    let opts = ProjectionOptions { iso_timestamps: true, ..ProjectionOptions::default() };
+    Some(cal_render::formats::text::element(&project(&grain, &opts)))
 }
 
 fn result_line(out: &mut String, indent: &str, r: &Json) {
     let g = r.get("grain").unwrap_or(&Json::Null);
     let addr = r.get("content_address").and_then(Json::as_str).map_or("", |a| a.get(..12).unwrap_or(a));
     let score = r.get("score").and_then(Json::as_f64).unwrap_or(0.0);
-    let text = if g.get("type").is_some() && g.get("created_at").is_some() {
-        let t = g.get("type").and_then(Json::as_str).unwrap_or("?");
-        format!("[{t}] {}", content(g))
+    // A whole OMS grain (a SELECT gives a map of the selected fields instead).
+    let whole = g.get("type").is_some() && g.get("created_at").is_some();
+    let line = if whole { grain_line(g, score) } else { None };
+    let text = if let Some(line) = line {
+        line
     } else if let Some(m) = g.as_object() {
         m.iter().map(|(k, v)| format!("{k}={}", str_of(v))).collect::<Vec<_>>().join("  ")
     } else {
