@@ -12,6 +12,7 @@ use crate::operators::walk_value;
 use crate::render::code_list;
 use crate::statements::target;
 use crate::values::{Typed, Want, check_value};
+use cal_grammar::fields::names;
 use cal_grammar::fields::{self, EvolveField};
 use cal_grammar::suggest::did_you_mean;
 use cal_grammar::{Code, GrainType, Span, limits};
@@ -65,7 +66,7 @@ pub(crate) fn check_add<'q>(cx: &mut Checker<'q>, a: &'q Add) {
         cx.error(
             Code::E050,
             head,
-            format!("ADD {g} must SET {} (missing: {}).", code_list(&["subject", "relation", "object"]), code_list(&missing)),
+            format!("ADD {g} must SET {} (missing: {}).", code_list(&cal_grammar::fields::TRIPLE), code_list(&missing)),
         )
         .help(format!("Add {}.", missing.iter().map(|m| format!("`SET {m} = \"…\"`")).collect::<Vec<_>>().join(", ")))
         .example(format!(
@@ -92,7 +93,7 @@ pub(crate) fn check_supersede<'q>(cx: &mut Checker<'q>, s: &'q Supersede) {
     }
     let allowed: Vec<&'static EvolveField> = fields::SUPERSEDE_FIELDS.iter().collect();
     let (clean, _) = sets(cx, &s.sets, &allowed, "SUPERSEDE", |name| {
-        matches!(name, "subject" | "relation").then(|| {
+        (name == names::SUBJECT || name == names::RELATION).then(|| {
             format!("The subject and relation identify the fact, so SUPERSEDE cannot change `{name}`; ADD a new belief instead.")
         })
     });
@@ -129,7 +130,7 @@ fn sets<'q>(
     let mut suggested = Vec::new();
     for (i, c) in clauses.iter().enumerate() {
         let name = c.field.name.as_str();
-        if matches!(name, "namespace" | "user_id") {
+        if name == names::NAMESPACE || name == names::USER_ID {
             clean = false;
             cx.error(
                 Code::E017,

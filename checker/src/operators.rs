@@ -13,6 +13,7 @@ use crate::context::{Amend, Checker, Output};
 use crate::fields::{self, Resolved, Scope, Use};
 use crate::values::{Typed, Want, check_lit, check_value};
 use crate::{lets, recall, render};
+use cal_grammar::fields::names;
 use cal_grammar::fields::{FieldOp, ValueType};
 use cal_grammar::{Code, Extractor, Span, limits};
 use cal_parser::ast::{Condition, Recall, Test, Value, ValueKind};
@@ -154,7 +155,7 @@ fn allowed<'q>(
     d.valid(valid.iter().copied());
     match op {
         FieldOp::Is => {
-            d.help("Relation categories apply to `relation`: `relation IS PREFERENCE`.").fix("relation");
+            d.help("Relation categories apply to `relation`: `relation IS PREFERENCE`.").fix(names::RELATION);
         }
         FieldOp::In => {
             d.help(format!("`{name}` matches one value at a time; join several queries with UNION to match more."));
@@ -223,7 +224,7 @@ fn compare_not_allowed(cx: &mut Checker<'_>, t: &Target<'_>, op: FieldOp, op_spa
         ValueType::Temporal if !t.typed.domain => {
             d.help(format!("For a range of times write `{name} BETWEEN <from> AND <to>`."));
         }
-        _ if name == "score" => {
+        _ if name == names::SCORE => {
             d.help("`score` is a minimum relevance: use `score >= x` or `score > x`.");
         }
         _ if valid == ["="] => {
@@ -259,7 +260,7 @@ fn subquery<'q>(cx: &mut Checker<'q>, r: &'q Recall, field: Option<&Typed<'q>>) 
 
 /// The extractor a field's IN list needs: content addresses for `depends_on`, strings otherwise.
 pub(crate) fn wanted_extractors(field: &Typed<'_>) -> &'static [Extractor] {
-    if field.name == "depends_on" { &[Extractor::Hashes] } else { &[Extractor::Subjects, Extractor::Objects] }
+    if field.name == names::DEPENDS_ON { &[Extractor::Hashes] } else { &[Extractor::Subjects, Extractor::Objects] }
 }
 
 fn extractor_fits(cx: &mut Checker<'_>, t: &Typed<'_>, out: Output, r: &Recall) {
@@ -274,9 +275,9 @@ fn extractor_fits(cx: &mut Checker<'_>, t: &Typed<'_>, out: Output, r: &Recall) 
         Some(stage) if matches!(out, Output::Values(_)) => (stage.span, None),
         _ => {
             let fix = match t.name {
-                "subject" => Some(" | SUBJECTS"),
-                "object" => Some(" | OBJECTS"),
-                "depends_on" => Some(" | HASHES"),
+                names::SUBJECT => Some(" | SUBJECTS"),
+                names::OBJECT => Some(" | OBJECTS"),
+                names::DEPENDS_ON => Some(" | HASHES"),
                 _ => None,
             };
             (Span::empty(r.span.end as usize), fix)

@@ -7,6 +7,7 @@ use crate::context::{Amend, Checker, Output};
 use crate::fields::{Profiles, Scope};
 use crate::values::{Typed, Want, check_limit, check_value};
 use crate::{operators, pipeline, shortcuts, with};
+use cal_grammar::fields::names;
 use cal_grammar::{Code, fields};
 use cal_parser::ast::{Recall, TargetKind, Test, ThreadKind, ValueKind};
 
@@ -48,7 +49,7 @@ pub(crate) fn check_recall<'q>(cx: &mut Checker<'q>, r: &'q Recall, site: Site) 
         }
     }
     if let Some(b) = &r.between
-        && let Some(time) = fields::common_field("time")
+        && let Some(time) = fields::common_field(names::TIME)
     {
         check_value(cx, &b.low, Want::Bound(Typed::field(time)));
         check_value(cx, &b.high, Want::Bound(Typed::field(time)));
@@ -82,7 +83,7 @@ fn profiles(cx: &Checker<'_>, r: &Recall) -> Profiles {
     let Some(w) = &r.where_clause else { return Profiles::Known(tags) };
     for c in &w.conditions {
         let Test::Include(v) = &c.test else { continue };
-        if c.field.name != "tags" {
+        if c.field.name != names::TAGS {
             continue;
         }
         match &v.kind {

@@ -8,6 +8,7 @@
 //! type other than events.
 
 use crate::context::{Amend, Checker};
+use cal_grammar::fields::names;
 use cal_grammar::{Code, Diagnostic, GrainType, Span};
 use cal_parser::ast::{Recall, StageKind};
 
@@ -62,7 +63,7 @@ pub(crate) fn check(cx: &mut Checker<'_>, r: &Recall) {
     }
     if let Some(since) = &r.since {
         if let Some(w) = &r.where_clause {
-            for c in w.conditions.iter().filter(|c| c.field.name == "time") {
+            for c in w.conditions.iter().filter(|c| c.field.name == names::TIME) {
                 pair(
                     cx,
                     ("SINCE", since.span),
@@ -85,7 +86,7 @@ pub(crate) fn check(cx: &mut Checker<'_>, r: &Recall) {
         }
     }
     if let (Some(my), Some(w)) = (r.my, &r.where_clause) {
-        for c in w.conditions.iter().filter(|c| c.field.name == "user_id") {
+        for c in w.conditions.iter().filter(|c| c.field.name == names::USER_ID) {
             pair(
                 cx,
                 ("MY", my),

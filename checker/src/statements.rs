@@ -10,6 +10,7 @@ use crate::params::{self, Params};
 use crate::recall::{self, Site};
 use crate::values::{Typed, Want, check_value};
 use crate::{assemble, evolve, lets, limits, templates};
+use cal_grammar::fields::names;
 use cal_grammar::{Code, Diagnostic, Span, fields, limits as max};
 use cal_parser::ast::{Batch, Coalesce, HistoryKind, Query, QueryBody, SetOp, Statement, Target, TargetKind};
 
@@ -55,7 +56,9 @@ fn statement<'q>(cx: &mut Checker<'q>, s: &'q Statement) {
                 }
             }
             HistoryKind::Triple { subject, relation, .. } => {
-                if let (Some(s), Some(r)) = (fields::common_field("subject"), fields::common_field("relation")) {
+                if let (Some(s), Some(r)) =
+                    (fields::common_field(names::SUBJECT), fields::common_field(names::RELATION))
+                {
                     check_value(cx, subject, Want::Of(Typed::field(s)));
                     check_value(cx, relation, Want::Of(Typed::field(r)));
                 }

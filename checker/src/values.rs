@@ -339,7 +339,7 @@ fn closed_value(cx: &mut Checker<'_>, t: &Typed<'_>, s: &str, span: Span, param:
         }
         return;
     }
-    if t.name == "relation" && relations::is_mg(s) && !relations::is_known_mg(s) {
+    if t.name == cal_grammar::fields::names::RELATION && relations::is_mg(s) && !relations::is_known_mg(s) {
         let d = cx.error(
             Code::W001,
             span,

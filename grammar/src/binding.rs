@@ -169,7 +169,7 @@ pub const fn consent_action(is_withdrawal: bool) -> ConsentAction {
 }
 
 /// The CAL field holding when a grain was created (OMS `created_at`).
-pub const TIME: &str = "time";
+pub use crate::fields::names::TIME;
 
 /// The phase of an Action that does not state one: the synchronous `complete` (OMS §27.1, F5).
 pub const DEFAULT_ACTION_PHASE: ActionPhase = ActionPhase::Complete;

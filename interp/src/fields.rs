@@ -114,6 +114,13 @@ pub fn value_of(v: &View<'_>, field: &str) -> Option<Value> {
     }
 }
 
+/// The value of a CAL field the grain itself holds (not the index layer's state nor a
+/// retrieval's score), for a grain read by address.
+pub fn blob_value(grain: &Grain, field: &str) -> Option<Value> {
+    let (address, index) = (ContentAddress::from_bytes([0; 32]), IndexState::default());
+    value_of(&View { grain, address: &address, score: 1.0, index: &index }, field)
+}
+
 /// A domain field (§12.2, F8): a top-level grain field, else a key of the
 /// `context` map, under the keys grammar lists.
 fn domain(v: &View<'_>, field: &str) -> Option<Value> {

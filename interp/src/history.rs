@@ -7,6 +7,7 @@
 //! lists every version of that triple; `AS OF "…"` keeps the versions that
 //! were current at the end of that time (OMS §15.2).
 
+use cal_grammar::fields::names;
 use cal_grammar::limits::MAX_HISTORY_VERSIONS;
 use cal_grammar::{Code, Diagnostic, Span};
 use cal_parser::ast::{Exists, History, HistoryKind, Target};
@@ -148,7 +149,7 @@ pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagn
     match &h.kind {
         HistoryKind::Hash { target, diff } => chain(cx, target, diff.as_ref()),
         HistoryKind::Triple { scope, subject, relation, as_of } => {
-            let (s, r) = (text_of(cx, subject, "subject")?, text_of(cx, relation, "relation")?);
+            let (s, r) = (text_of(cx, subject, names::SUBJECT)?, text_of(cx, relation, names::RELATION)?);
             let all = cx.facade.versions(&s, &r);
             cx.stats.store_ops += 1;
             cx.stats.scanned += all.len() as u64;

@@ -1,6 +1,7 @@
 //! Building the plan of a query: one function per statement family, each
 //! returning its node and its store-operation bounds (§13).
 
+use cal_grammar::fields::names;
 use cal_grammar::limits::{self, DEFAULT_BUDGET_TOKENS, DEFAULT_LIMIT, MAX_HISTORY_VERSIONS, MAX_LIMIT};
 use cal_parser::ast::{
     Add, Assemble, BudgetUnit, Comparator, Condition, HistoryKind, IntLit, IntOrParam, Query, QueryBody, Recall,
@@ -24,9 +25,8 @@ pub struct PlanOptions {
     pub store_size: Option<u64>,
 }
 
-/// Fields whose `=` is a text search rather than an equality (§5.2 `query`,
-/// §6.3 "semantic search on …"): the RECALL becomes a `search` (§13).
-pub const SEMANTIC_FIELDS: &[&str] = &["query", "content", "plan", "steps", "conclusion"];
+/// Fields whose `=` is a text search rather than an equality (grammar's table).
+pub const SEMANTIC_FIELDS: &[&str] = names::SEMANTIC;
 
 /// Whether a condition makes its RECALL a text search.
 pub fn is_semantic(c: &Condition) -> bool {
@@ -40,7 +40,7 @@ fn view_of(r: &Recall) -> ViewPlan {
     }
     let contradicted = r.where_clause.as_ref().is_some_and(|w| {
         w.conditions.iter().any(|c| {
-            c.field.name == "contradicted"
+            c.field.name == names::CONTRADICTED
                 && matches!(&c.test, Test::Compare { op: Comparator::Eq, value, .. } if value.kind == ValueKind::Bool(true))
         })
     });

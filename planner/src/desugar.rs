@@ -26,6 +26,7 @@
 //! COUNT, SUBJECTS/OBJECTS/HASHES, GROUP BY, PROJECT), THREAD's ORDER BY
 //! before everything (docs/spec-decisions-interp.md, P1–P3).
 
+use cal_grammar::fields::names;
 use cal_grammar::relations::category_members;
 use cal_parser::ast::{
     Comparator, Condition, FieldRef, IntLit, IntOrParam, Recall, SortDirection, Span, Stage, StageKind, Target, Test,
@@ -71,7 +72,7 @@ fn compare(field: &str, op: Comparator, value: Value, span: Span) -> Condition {
 
 fn order_by_time(direction: SortDirection, span: Span) -> Stage {
     Stage {
-        kind: StageKind::OrderBy { field: FieldRef { name: "time".into(), span }, direction: Some(direction) },
+        kind: StageKind::OrderBy { field: FieldRef { name: names::TIME.into(), span }, direction: Some(direction) },
         span,
     }
 }
@@ -122,8 +123,12 @@ pub fn desugar_recall(r: &Recall) -> Desugared {
     let mut expansions = Vec::new();
     let mut head: Vec<Condition> = Vec::new();
     if let Some(span) = r.my {
-        let c =
-            compare("user_id", Comparator::Eq, Value { kind: ValueKind::Param(CURRENT_USER_PARAM.into()), span }, span);
+        let c = compare(
+            names::USER_ID,
+            Comparator::Eq,
+            Value { kind: ValueKind::Param(CURRENT_USER_PARAM.into()), span },
+            span,
+        );
         expansions.push(Expansion {
             shortcut: "MY",
             expands_to: format!("WHERE {}", conditions_text(std::slice::from_ref(&c))),
@@ -131,8 +136,8 @@ pub fn desugar_recall(r: &Recall) -> Desugared {
         head.push(c);
     }
     let about_at = r.about.as_ref().map(|about| {
-        let c = compare("subject", Comparator::Eq, string(&about.value, about.span), about.span);
-        let fb = compare("query", Comparator::Eq, string(&about.value, about.span), about.span);
+        let c = compare(names::SUBJECT, Comparator::Eq, string(&about.value, about.span), about.span);
+        let fb = compare(names::QUERY, Comparator::Eq, string(&about.value, about.span), about.span);
         expansions.push(Expansion {
             shortcut: "ABOUT",
             expands_to: format!(
@@ -145,7 +150,7 @@ pub fn desugar_recall(r: &Recall) -> Desugared {
         (head.len() - 1, fb)
     });
     if let Some(like) = &r.like {
-        let c = compare("query", Comparator::Eq, string(&like.value, like.span), like.span);
+        let c = compare(names::QUERY, Comparator::Eq, string(&like.value, like.span), like.span);
         expansions.push(Expansion {
             shortcut: "LIKE",
             expands_to: format!("WHERE {}", conditions_text(std::slice::from_ref(&c))),
@@ -153,7 +158,7 @@ pub fn desugar_recall(r: &Recall) -> Desugared {
         head.push(c);
     }
     if let Some(since) = &r.since {
-        let c = compare("time", Comparator::Eq, string(&since.value, since.span), since.span);
+        let c = compare(names::TIME, Comparator::Eq, string(&since.value, since.span), since.span);
         expansions.push(Expansion {
             shortcut: "SINCE",
             expands_to: format!("WHERE {}", conditions_text(std::slice::from_ref(&c))),
@@ -162,7 +167,7 @@ pub fn desugar_recall(r: &Recall) -> Desugared {
     }
     if let Some(b) = &r.between {
         let c = Condition {
-            field: FieldRef { name: "time".into(), span: b.span },
+            field: FieldRef { name: names::TIME.into(), span: b.span },
             test: Test::Between { low: b.low.clone(), high: b.high.clone() },
             span: b.span,
         };
@@ -178,7 +183,7 @@ pub fn desugar_recall(r: &Recall) -> Desugared {
         let order = order_by_time(SortDirection::Asc, t.span);
         match &t.kind {
             ThreadKind::Session(s) => {
-                let c = compare("session_id", Comparator::Eq, string(&s.value, s.span), t.span);
+                let c = compare(names::SESSION_ID, Comparator::Eq, string(&s.value, s.span), t.span);
                 expansions.push(Expansion {
                     shortcut: "THREAD",
                     expands_to: format!(
@@ -209,7 +214,7 @@ pub fn desugar_recall(r: &Recall) -> Desugared {
         }
     }
     if let Some(span) = r.contradictions {
-        let c = compare("contradicted", Comparator::Eq, Value { kind: ValueKind::Bool(true), span }, span);
+        let c = compare(names::CONTRADICTED, Comparator::Eq, Value { kind: ValueKind::Bool(true), span }, span);
         expansions.push(Expansion {
             shortcut: "CONTRADICTIONS",
             expands_to: format!("WHERE {} WITH contradiction_detection", conditions_text(std::slice::from_ref(&c))),

@@ -433,6 +433,7 @@ pub fn suggest_field(grain: Option<GrainType>, name: &str) -> Option<&'static st
 
 mod domain;
 mod evolve;
+pub mod names;
 mod projection;
 
 pub use domain::*;

@@ -271,3 +271,11 @@ fn comparators_map_to_ops() {
         assert_eq!(FieldOp::from_comparator(*c).as_str(), c.as_str());
     }
 }
+
+#[test]
+fn every_field_name_constant_names_a_field() {
+    for name in names::ALL {
+        let known = common_field(name).is_some() || G::ALL.iter().any(|g| type_field(*g, name).is_some());
+        assert!(known, "names::{name} is not a field");
+    }
+}

@@ -7,6 +7,7 @@
 //! included. Which path a condition takes depends only on the condition, so a
 //! shortcut and its desugared form always take the same one.
 
+use cal_grammar::fields::names;
 use std::collections::HashSet;
 
 use cal_grammar::{Code, Diagnostic, Span};
@@ -120,7 +121,7 @@ pub fn let_values(bound: &Bound, field: &str) -> Vec<Lit> {
             .iter()
             .filter_map(|r| fields::value(&r.hit, field))
             .map(|v| match (field, v) {
-                ("hash", Value::Str(h)) => Lit::Hash(h),
+                (names::HASH, Value::Str(h)) => Lit::Hash(h),
                 (_, Value::Str(s)) => Lit::Str(s),
                 (_, Value::Bool(b)) => Lit::Bool(b),
                 (_, Value::Int(i)) => i64::try_from(i).map_or(Lit::Float(i as f64), Lit::Int),
@@ -163,7 +164,7 @@ impl Compiled {
             [] => self.impossible = true,
             [one] => self.filters.push(Filter::Address(*one)),
             many => self.filters.push(Filter::In {
-                field: "hash".into(),
+                field: names::HASH.into(),
                 values: many.iter().map(|a| Value::Str(a.to_hex())).collect(),
             }),
         }
@@ -172,7 +173,7 @@ impl Compiled {
 
     fn condition(&mut self, cx: &mut Ctx<'_>, c: &Condition, sub: Option<Vec<Lit>>) -> Result<(), Diagnostic> {
         let field = c.field.name.as_str();
-        if field == "namespace" && cx.config.namespace.is_some() {
+        if field == names::NAMESPACE && cx.config.namespace.is_some() {
             cx.stats.note(format!(
                 "`namespace` condition overwritten by the token's namespace {:?} (§2.3)",
                 cx.config.namespace.as_deref().unwrap_or_default()
@@ -189,7 +190,7 @@ impl Compiled {
                 t.push(' ');
             }
             t.push_str(&text);
-            if field != "query" {
+            if field != names::QUERY {
                 let terms = oms::store::search::tokenize(&text).into_iter().collect();
                 self.posts.push(Post::Semantic { field: field.to_string(), terms });
             }
@@ -218,7 +219,7 @@ impl Compiled {
                 if fields::is_temporal(field) {
                     let (a, b) = (interval(cx, &lo, low.span)?, interval(cx, &hi, high.span)?);
                     let iv = Interval { from: a.from, to: b.to.max(a.from) };
-                    if field == "time" {
+                    if field == names::TIME {
                         self.filters.push(Filter::CreatedBetween { from: Some(iv.from), to: Some(iv.to) });
                     } else {
                         self.post(field, RtTest::Time(Comparator::Eq, iv));
@@ -238,7 +239,7 @@ impl Compiled {
             Test::Include(v) | Test::Exclude(v) => {
                 let lits = list(values::resolve(cx, v)?);
                 let include = matches!(c.test, Test::Include(_));
-                if field == "tags" && lits.iter().all(|l| matches!(l, Lit::Str(_))) {
+                if field == names::TAGS && lits.iter().all(|l| matches!(l, Lit::Str(_))) {
                     let tags = lits.iter().filter_map(|l| l.as_str().map(str::to_string)).collect();
                     self.filters.push(if include { Filter::TagsInclude(tags) } else { Filter::TagsExclude(tags) });
                 } else {
@@ -260,10 +261,10 @@ impl Compiled {
         lit: Lit,
         span: Span,
     ) -> Result<(), Diagnostic> {
-        if field == "hash" && op == Comparator::Eq {
+        if field == names::HASH && op == Comparator::Eq {
             return self.hashes(cx, &[lit], span);
         }
-        if field == "type" && op == Comparator::Eq {
+        if field == names::TYPE && op == Comparator::Eq {
             let t = lit.as_str().and_then(oms::GrainType::from_name);
             match t {
                 Some(t) => self.filters.push(Filter::Type(t)),
@@ -273,7 +274,7 @@ impl Compiled {
         }
         if fields::is_temporal(field) {
             let iv = interval(cx, &lit, span)?;
-            if field == "time" && op == Comparator::Eq {
+            if field == names::TIME && op == Comparator::Eq {
                 self.filters.push(Filter::CreatedBetween { from: Some(iv.from), to: Some(iv.to) });
             } else {
                 self.post(field, RtTest::Time(op, iv));
@@ -295,7 +296,7 @@ impl Compiled {
     }
 
     fn in_list(&mut self, cx: &mut Ctx<'_>, field: &str, lits: Vec<Lit>, span: Span) -> Result<(), Diagnostic> {
-        if field == "hash" {
+        if field == names::HASH {
             return self.hashes(cx, &lits, span);
         }
         let scalar = lits.iter().all(|l| matches!(l, Lit::Str(_) | Lit::Int(_) | Lit::Float(_) | Lit::Bool(_)));
@@ -340,12 +341,16 @@ pub fn compile(
             if scope.is_some() {
                 cx.stats.note(format!("IN clause overwritten by the token's namespace {ns:?} (§2.3)"));
             }
-            out.filters.push(Filter::Cmp { field: "namespace".into(), op: CmpOp::Eq, value: Value::Str(ns.clone()) });
+            out.filters.push(Filter::Cmp {
+                field: names::NAMESPACE.into(),
+                op: CmpOp::Eq,
+                value: Value::Str(ns.clone()),
+            });
         }
         (None, Some(s)) if s.is_scope => out.posts.push(Post::NamespaceScope(s.value.value.to_string())),
         (None, Some(s)) => {
             out.filters.push(Filter::Cmp {
-                field: "namespace".into(),
+                field: names::NAMESPACE.into(),
                 op: CmpOp::Eq,
                 value: Value::Str(s.value.value.to_string()),
             });

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod options;
 pub mod stages;
 
+use cal_grammar::fields::names;
 use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Comparator, Condition, FieldRef, Target, Test, Value as AstValue, ValueKind};
 use cal_planner::RecallPlan;
@@ -125,12 +126,13 @@ fn thread_condition(cx: &mut Ctx<'_>, t: &Target) -> Result<Condition, Diagnosti
     };
     let stored = cx.facade.get(&addr).ok_or_else(|| bug(t.span, "a resolved address has no grain"))?;
     cx.stats.scanned += 1;
-    let session = stored.grain().get_str("session_id").map(str::to_string).ok_or_else(|| {
+    let session = fields::blob_value(stored.grain(), names::SESSION_ID).and_then(|v| v.as_str().map(str::to_string));
+    let session = session.ok_or_else(|| {
         Diagnostic::new(Code::E020, t.span, format!("sha256:{hex} has no session_id, so it belongs to no thread."))
             .with_suggestion("THREAD FROM takes an event of a conversation (OMS §28.6).")
     })?;
     Ok(Condition {
-        field: FieldRef { name: "session_id".into(), span: t.span },
+        field: FieldRef { name: names::SESSION_ID.into(), span: t.span },
         test: Test::Compare {
             op: Comparator::Eq,
             op_span: t.span,
@@ -263,7 +265,7 @@ fn index_json(row: &Row) -> Option<Json> {
     if let Some(v) = st.verification_status.as_deref().filter(|v| *v != "unverified") {
         m.insert("verification_status".into(), v.into());
     }
-    if fields::value(&row.hit, "contradicted") == Some(Value::Bool(true)) {
+    if fields::value(&row.hit, names::CONTRADICTED) == Some(Value::Bool(true)) {
         m.insert("contradicted".into(), true.into());
     }
     (!m.is_empty()).then_some(Json::Object(m))

@@ -4,6 +4,7 @@
 //! locale of ORDER BY (§16.5), and the ones that are no-ops here, each with a
 //! note or a warning saying so.
 
+use cal_grammar::fields::names;
 use std::collections::HashSet;
 
 use cal_grammar::{Code, Diagnostic};
@@ -215,18 +216,22 @@ fn add_conflict(conflicts: &mut Vec<Json>, address: String, why: &str) {
 
 fn contradictions(cx: &mut Ctx<'_>, row: &Row) -> Result<Json, Diagnostic> {
     let hit = &row.hit;
-    let contradicted = fields::value(hit, "contradicted") == Some(Value::Bool(true));
+    let contradicted = fields::value(hit, names::CONTRADICTED) == Some(Value::Bool(true));
     let mut conflicts: Vec<Json> = Vec::new();
-    let (s, r, o) = (hit.grain().get_str("subject"), hit.grain().get_str("relation"), hit.grain().get_str("object"));
+    let text = |f: &str| match fields::value(hit, f) {
+        Some(Value::Str(s)) => Some(s),
+        _ => None,
+    };
+    let (s, r, o) = (text(names::SUBJECT), text(names::RELATION), text(names::OBJECT));
     if let (Some(s), Some(r), Some(o)) = (s, r, o) {
-        let opp = opposites(r);
+        let opp = opposites(&r);
         if !opp.is_empty() {
             cx.deadline.check()?;
             let q = Query {
                 filters: vec![
-                    Filter::Cmp { field: "subject".into(), op: CmpOp::Eq, value: Value::Str(s.into()) },
-                    Filter::Cmp { field: "object".into(), op: CmpOp::Eq, value: Value::Str(o.into()) },
-                    Filter::In { field: "relation".into(), values: opp.into_iter().map(Value::Str).collect() },
+                    Filter::Cmp { field: names::SUBJECT.into(), op: CmpOp::Eq, value: Value::Str(s) },
+                    Filter::Cmp { field: names::OBJECT.into(), op: CmpOp::Eq, value: Value::Str(o) },
+                    Filter::In { field: names::RELATION.into(), values: opp.into_iter().map(Value::Str).collect() },
                 ],
                 view: View::Current,
                 sort: Vec::new(),

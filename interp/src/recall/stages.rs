@@ -6,6 +6,7 @@
 //! the store sorts with the same semantics (missing values last, ties by
 //! content address ascending, §17.4), so pushing down never changes a result.
 
+use cal_grammar::fields::names;
 use std::cmp::Ordering;
 
 use cal_grammar::limits::MAX_LIMIT;
@@ -103,9 +104,10 @@ pub fn window(
             StageKind::Select(_) | StageKind::Project(_) => {}
             StageKind::OrderBy { field, direction } if !windowed && w.sort.is_empty() => {
                 let desc = *direction == Some(SortDirection::Desc);
-                if field.name == "score" && search && desc {
+                if field.name == names::SCORE && search && desc {
                     // The store's search order: score descending, then address.
-                } else if let Some(name) = fields::direct(&field.name).filter(|_| !locale && field.name != "score") {
+                } else if let Some(name) = fields::direct(&field.name).filter(|_| !locale && field.name != names::SCORE)
+                {
                     w.sort.push(SortKey { field: name.to_string(), descending: desc });
                 } else {
                     break;
@@ -189,8 +191,8 @@ fn extract(rows: &[Row], e: Extractor) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     for r in rows {
         let v = match e {
-            Extractor::Subjects => fields::value(&r.hit, "subject").map(|v| fields::to_text(&v)),
-            Extractor::Objects => fields::value(&r.hit, "object").map(|v| fields::to_text(&v)),
+            Extractor::Subjects => fields::value(&r.hit, names::SUBJECT).map(|v| fields::to_text(&v)),
+            Extractor::Objects => fields::value(&r.hit, names::OBJECT).map(|v| fields::to_text(&v)),
             Extractor::Hashes => Some(format!("sha256:{}", r.hit.address.to_hex())),
         };
         if let Some(v) = v

@@ -207,7 +207,7 @@ fn operators(g: Option<GrainType>, field: &str) -> Vec<Item> {
 
 fn values(field: &str, in_string: bool) -> Vec<Item> {
     let quote = |v: &str| if in_string { v.to_string() } else { format!("\"{v}\"") };
-    if field == "relation" {
+    if field == cal_grammar::fields::names::RELATION {
         return docs::relations()
             .iter()
             .map(|r| Item::new(quote(r.name), ItemKind::Value, r.description, docs::relation(r)))

@@ -18,7 +18,7 @@ fn clean_tokens(text: &str) -> Option<Vec<Token<'_>>> {
 /// A field name: one word that is not a keyword (`scope` excepted, the parser
 /// reads the consent field through the keyword), or a domain field `prefix:name`.
 pub(crate) fn is_field(name: &str) -> bool {
-    if name == "scope" {
+    if name == cal_grammar::fields::names::SCOPE {
         return true;
     }
     matches!(

@@ -249,7 +249,7 @@ pub(crate) fn field(p: &mut Cursor<'_, '_>) -> PResult<FieldRef> {
         // `scope` is both the consent field and the SCOPE keyword of `IN SCOPE "…"`.
         Some(Token::Kw(Keyword::Scope)) => {
             let span = p.bump();
-            Ok(FieldRef { name: "scope".into(), span })
+            Ok(FieldRef { name: cal_grammar::fields::names::SCOPE.into(), span })
         }
         _ => Err(p.error_expecting(Expect::Field)),
     }

@@ -6,6 +6,7 @@ use super::cursor::{Bail, Cursor, PResult};
 use super::expected::Expect;
 use super::recall::{recall, recall_boxed};
 use crate::ast::*;
+use cal_grammar::fields::names;
 use cal_grammar::{Code, Diagnostic, Keyword};
 use cal_lexer::Token;
 
@@ -138,8 +139,9 @@ fn history(p: &mut Cursor<'_, '_>) -> PResult<History> {
     p.expect_kw(Keyword::Where)?;
     let (first, v1) = eq_condition(p, None)?;
     p.expect_kw(Keyword::And)?;
-    let (_, v2) = eq_condition(p, Some(if first == "subject" { "relation" } else { "subject" }))?;
-    let (subject, relation) = if first == "subject" { (v1, v2) } else { (v2, v1) };
+    let (subject_first, [s, r]) = (first == names::SUBJECT, [names::SUBJECT, names::RELATION]);
+    let (_, v2) = eq_condition(p, Some(if subject_first { r } else { s }))?;
+    let (subject, relation) = if subject_first { (v1, v2) } else { (v2, v1) };
     let as_of = if p.eat_kw(Keyword::As).is_some() {
         p.expect_kw(Keyword::Of)?;
         Some(string_lit(p)?)
@@ -151,10 +153,12 @@ fn history(p: &mut Cursor<'_, '_>) -> PResult<History> {
 
 /// `subject = value` or `relation = value` (only `field` when given). Yields which it was.
 fn eq_condition(p: &mut Cursor<'_, '_>, field: Option<&'static str>) -> PResult<(&'static str, Value)> {
-    let which = match (p.peek(), field) {
-        (Some(Token::Ident("subject")), None | Some("subject")) => "subject",
-        (Some(Token::Ident("relation")), None | Some("relation")) => "relation",
-        _ => return Err(p.error_expecting(Expect::HistoryCondition)),
+    let which = match p.peek() {
+        Some(Token::Ident(w)) => [names::SUBJECT, names::RELATION].into_iter().find(|f| *f == w),
+        _ => None,
+    };
+    let Some(which) = which.filter(|w| field.is_none_or(|f| f == *w)) else {
+        return Err(p.error_expecting(Expect::HistoryCondition));
     };
     p.bump();
     p.expect(Token::Eq)?;

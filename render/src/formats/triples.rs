@@ -14,7 +14,7 @@ fn esc(s: &str) -> String {
 pub fn element(el: &Element) -> String {
     let (s, r, o) = &el.triple;
     let mut line = format!("{} | {} | {}", esc(s), esc(r), esc(o));
-    for a in el.attrs.iter().filter(|a| a.name != "subject") {
+    for a in el.attrs.iter().filter(|a| a.name != cal_grammar::fields::names::SUBJECT) {
         line.push_str(&format!(" | {}={}", a.name, esc(&a.value.text())));
     }
     line

@@ -1,0 +1,135 @@
+//! Field names are spelled in this crate only. Code elsewhere that treats a
+//! string as a CAL field (compares a field name with it, builds a condition or
+//! a field reference from it, looks a field up by it, matches on it) names the
+//! field through `cal_grammar::fields::names` or a grammar table instead, so
+//! renaming or retyping a field is one edit here and the compiler finds every
+//! use.
+//!
+//! The scan reads the non-test source of every other crate and flags a string
+//! literal equal to a field name in one of those positions. The few literals
+//! that only look like field names (a JSON member, a format's attribute or
+//! column name, a keyword of PROJECT) are listed in [`NOT_FIELDS`] with the
+//! reason; `interp/src/fields.rs`, the one reader of OMS grains, spells OMS
+//! names by design.
+
+use std::path::{Path, PathBuf};
+
+use cal_grammar::GrainType;
+use cal_grammar::fields::{COMMON_FIELDS, type_fields};
+
+/// Crates whose source is scanned.
+const CRATES: &[&str] = &["lexer", "parser", "checker", "planner", "interp", "render", "lsp", "cli", "conformance"];
+
+/// Files read as OMS, not as CAL.
+const OMS_READERS: &[&str] = &["interp/src/fields.rs"];
+
+/// Literals that look like field names in a flagged position but are not field names:
+/// (file, text on the line, why).
+const NOT_FIELDS: &[(&str, &str, &str)] = &[
+    ("interp/src/stream/events.rs", r#"k != "type""#, "the `type` member of an event object (§11.3)"),
+    ("render/src/formats/mod.rs", r#""state" | "phase" | "type" | "role" | "time""#, "attribute names of §10.3.2"),
+    ("render/src/formats/toon.rs", r#""confidence" | "state" | "phase" | "type""#, "TOON column names (§10.9.3)"),
+    ("render/src/formats/toon.rs", r#"c == "content""#, "the TOON `content` column"),
+    ("parser/src/json/decode/recall.rs", r#""threshold" =>"#, "the `threshold` mode of WITH diversity"),
+    ("parser/src/syntax/recall.rs", r#""content" | "attr""#, "the PROJECT words content(…) and attr(…)"),
+    ("lsp/src/engine/semantic.rs", r#"o == "hash""#, "a token kind for semantic highlighting"),
+    ("lsp/src/engine/context.rs", r#"f == "content""#, "the PROJECT word content(…)"),
+];
+
+fn field_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = COMMON_FIELDS.iter().map(|f| f.name).collect();
+    for g in GrainType::ALL {
+        names.extend(type_fields(*g).iter().map(|f| f.name));
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n == "demo" || n == "tests") {
+                continue; // fixture data and test code
+            }
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") && p.file_name().is_some_and(|n| n != "tests.rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// True when the literal starting at byte `at` of `line` sits where a field name would.
+fn in_field_position(line: &str, at: usize, literal_end: usize) -> bool {
+    let before = line[..at].trim_end();
+    let after = line[literal_end..].trim_start();
+    let leads = ["==", "!=", "compare(", "name:", "field:", "get_str(", "_field(", "value(&r.hit,", "value(hit,"];
+    leads.iter().any(|l| before.ends_with(l))
+        || (before.is_empty() || before.ends_with('|')) && (after.starts_with("=>") || after.starts_with('|'))
+        || before.contains("matches!(")
+}
+
+#[test]
+fn no_crate_but_grammar_spells_a_field_name() {
+    let names = field_names();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    let mut found = Vec::new();
+    for krate in CRATES {
+        let mut files = Vec::new();
+        rust_files(&root.join(krate).join("src"), &mut files);
+        for f in files {
+            let rel = f.strip_prefix(root).expect("in the workspace").to_string_lossy().replace('\\', "/");
+            if OMS_READERS.contains(&rel.as_str()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).expect("utf-8 source");
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (n, line) in code.lines().enumerate() {
+                if line.trim_start().starts_with("//")
+                    || NOT_FIELDS.iter().any(|(p, s, _)| *p == rel && line.contains(s))
+                {
+                    continue;
+                }
+                for name in &names {
+                    let lit = format!("\"{name}\"");
+                    for (at, _) in line.match_indices(&lit) {
+                        if in_field_position(line, at, at + lit.len()) {
+                            found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "field names spelled outside grammar (use cal_grammar::fields::names or a grammar table):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_sees_the_positions_it_guards() {
+    let hits = |line: &str| {
+        let at = line.find("\"subject\"").expect("a literal");
+        in_field_position(line, at, at + "\"subject\"".len())
+    };
+    assert!(hits(r#"if c.field.name == "subject" {"#));
+    assert!(hits(r#"compare("subject", Comparator::Eq, v, span)"#));
+    assert!(hits(r#"FieldRef { name: "subject".into(), span }"#));
+    assert!(hits(r#"    "subject" => Some(" | SUBJECTS"),"#));
+    assert!(hits(r#"matches!(name, "relation" | "subject")"#));
+    assert!(!hits(r#"json!({ "subject": subject })"#));
+    assert!(!hits(r#"m.insert("subject".into(), v);"#));
+}
+
+#[test]
+fn every_exception_still_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    for (file, snippet, why) in NOT_FIELDS {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+        assert!(text.contains(snippet), "stale exception in {file} ({why}): {snippet}");
+    }
+}
