@@ -7,11 +7,11 @@
 //! * the CAL lexer, which captures everything after a section keyword and `{`
 //!   up to the matching `}` as one [`Token::TemplateText`]: single braces nest,
 //!   and a Mustache tag `{{…}}` (or `{{{…}}}`) counts as one unit, so its
-//!   braces never close the section ([`section_body`]);
+//!   braces never close the section (`section_body`);
 //! * the template parser (`cal_parser::template`), which splits a captured
 //!   body into literal text and tags ([`tokenize`]) and builds its tree.
 //!
-//! Both use [`tag_extent`], so a body the lexer captured is exactly the text
+//! Both use `tag_extent`, so a body the lexer captured is exactly the text
 //! whose tags the parser reads.
 
 use crate::{Lexed, Token};
@@ -65,15 +65,12 @@ pub(crate) fn section_body<'s>(src: &'s str, after_kw: usize, kw: Keyword, out: 
 }
 
 /// The extent of a Mustache tag whose `{{` is at byte `open` of `text`: whether it is a
-/// triple-brace tag (`{{{…}}}`), and the byte range between its delimiters, or `Err` with
-/// where that range starts when the closing `}}` (`}}}`) never comes.
-fn tag_extent(text: &str, open: usize) -> (bool, Result<Range<usize>, usize>) {
+/// triple-brace tag (`{{{…}}}`), and the byte range between its delimiters, or `None` when
+/// the closing `}}` (`}}}`) never comes.
+fn tag_extent(text: &str, open: usize) -> (bool, Option<Range<usize>>) {
     let triple = text[open..].starts_with("{{{");
     let (inner_start, closer) = if triple { (open + 3, "}}}") } else { (open + 2, "}}") };
-    match text[inner_start..].find(closer) {
-        Some(len) => (triple, Ok(inner_start..inner_start + len)),
-        None => (triple, Err(inner_start)),
-    }
+    (triple, text[inner_start..].find(closer).map(|len| inner_start..inner_start + len))
 }
 
 /// The length of a delimiter of a tag ([`tag_extent`]'s `triple`).
@@ -89,7 +86,7 @@ fn matching_brace(body: &str) -> Option<usize> {
     while i < bytes.len() {
         if bytes[i..].starts_with(b"{{") {
             let (triple, inner) = tag_extent(body, i);
-            i = inner.ok()?.end + delimiter_len(triple);
+            i = inner?.end + delimiter_len(triple);
             continue;
         }
         match bytes[i] {
@@ -215,7 +212,7 @@ impl<'t> Iterator for Pieces<'t> {
         }
         // A tag starts here.
         let (triple, inner) = tag_extent(text, start);
-        let Ok(inner) = inner else {
+        let Some(inner) = inner else {
             self.pos = text.len();
             return Some(Piece::Tag(Tag {
                 kind: TagKind::Unclosed,
