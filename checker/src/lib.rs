@@ -21,6 +21,11 @@
 //!   this (or [`analyze_bytes`] for raw input), so both always report the same
 //!   thing.
 //!
+//! Templates have two more: [`validate_definition`] judges one DEFINE TEMPLATE
+//! by the same rules and yields it ready to render ([`DefinedTemplate`]), and
+//! [`inline_template`] reads an inline body for rendering; the interpreter calls
+//! them, so that the define-time rules exist once, here.
+//!
 //! Parameter bindings ([`Params`]) are optional: with them, every `$name`
 //! must be bound (CAL-E008) and bound values are checked where they are used;
 //! without them, parameters are checked for type consistency only.
@@ -35,7 +40,6 @@ mod fields;
 mod lets;
 mod limits;
 mod lit;
-pub mod mustache;
 mod operators;
 mod params;
 mod pipeline;
@@ -48,6 +52,7 @@ mod values;
 mod with;
 
 pub use params::{ParamArgError, Params, parse_param_arg};
+pub use templates::{DefinedTemplate, inline_template, validate_definition};
 
 use cal_grammar::{Code, Diagnostic, Phase, Span, sort_diagnostics};
 use cal_parser::ast::{Document, Query};

@@ -4,7 +4,7 @@
 
 mod common;
 
-use cal_checker::{Params, analyze, check, check_document, mustache};
+use cal_checker::{Params, analyze, check, check_document};
 use cal_grammar::{Code, Span};
 use cal_parser::ast::*;
 use serde_json::json;
@@ -189,14 +189,6 @@ fn no_panic_on_hand_built_trees() {
         let _ = check(&q, None);
         let _ = check(&q, Some(&Params::new()));
     }
-}
-
-#[test]
-fn the_mustache_module_is_usable_on_its_own() {
-    let t = mustache::parse("{{#grain.confidence}}({{grain.confidence}}){{/grain.confidence}}");
-    assert!(t.errors.is_empty());
-    assert!(matches!(&t.nodes[0], mustache::Node::Section { name: "grain.confidence", inverted: false, .. }));
-    assert!(mustache::variable("assembly.intent").is_some());
 }
 
 #[test]

@@ -4,8 +4,9 @@
 //! ([`EBNF`], served verbatim by `DESCRIBE grammar`), the closed vocabularies
 //! (keywords, reserved and excluded words, grain types, formats, …), the field
 //! tables with their types and operators, the `mg:` relations, the closed enum
-//! values, the resource limits, and the error-code registry. The lexer, parser,
-//! checker, language server and conformance suite all read them from here.
+//! values, the resource limits, the error-code registry and the template
+//! variables. The lexer, parser, checker, renderer, language server and
+//! conformance suite all read them from here.
 //!
 //! This crate depends on no other crate of the workspace.
 
@@ -19,6 +20,7 @@ pub mod limits;
 pub mod relations;
 pub mod span;
 pub mod suggest;
+pub mod templates;
 pub mod vocab;
 
 pub use codes::{Code, CodeInfo, Phase, Severity};

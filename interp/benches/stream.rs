@@ -6,6 +6,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use cal_grammar::FormatName;
 use cal_interp::stream::{CancelToken, Event};
 use cal_interp::{ExecOptions, Interpreter, OmsFacade, demo};
 use divan::{Bencher, black_box};
@@ -19,7 +20,7 @@ fn interp() -> &'static Interpreter<OmsFacade> {
     I.get_or_init(|| cal_interp::over(Arc::new(demo::load(demo::NOW_MS).expect("the demo memory loads"))))
 }
 
-fn query(format: &str, stream: bool) -> cal_parser::ast::Query {
+fn query(format: FormatName, stream: bool) -> cal_parser::ast::Query {
     let text = format!(
         r#"ASSEMBLE ctx FOR "helping alice prepare her Q1 review"
         FROM prefs: (RECALL beliefs ABOUT "alice"), goals: (RECALL goals ABOUT "alice"),
@@ -30,16 +31,16 @@ fn query(format: &str, stream: bool) -> cal_parser::ast::Query {
     cal_parser::parse_query(&text).into_result().expect("the query parses")
 }
 
-const FORMATS: [&str; 3] = ["sml", "markdown", "toon"];
+const FORMATS: [FormatName; 3] = [FormatName::Sml, FormatName::Markdown, FormatName::Toon];
 
 #[divan::bench(args = FORMATS, sample_count = 50)]
-fn whole(b: Bencher, format: &str) {
+fn whole(b: Bencher, format: FormatName) {
     let (i, q, o) = (interp(), query(format, false), ExecOptions::fixed(demo::NOW_MS));
     b.bench(|| black_box(i.execute(&q, &o)));
 }
 
 #[divan::bench(args = FORMATS, sample_count = 50)]
-fn streamed(b: Bencher, format: &str) {
+fn streamed(b: Bencher, format: FormatName) {
     let (i, q, o) = (interp(), query(format, true), ExecOptions::fixed(demo::NOW_MS));
     b.bench(|| {
         let mut events: Vec<Event> = Vec::new();

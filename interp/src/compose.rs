@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Assemble, FormatKind};
 use cal_planner::{AssemblePlan, SourcePlan};
-use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport, TemplateDef};
+use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport};
 use serde_json::{Map, Value as Json, json};
 
 use crate::assembly_stream as stream;
@@ -132,8 +132,7 @@ fn render_assembly(
         None => (Output::Format(ASSEMBLE_DEFAULT_FORMAT), ASSEMBLE_DEFAULT_FORMAT.as_str().to_string()),
         Some((FormatKind::Named(f), _)) => (Output::Format(*f), f.resolve().as_str().to_string()),
         Some((FormatKind::Inline(body), _)) => {
-            let sections = body.sections.iter().map(|s| (s.kind, s.text.to_string())).collect();
-            (Output::Template(TemplateDef { extends: None, sections }), "template".to_string())
+            (Output::Template(crate::templates::inline(body)?), "template".to_string())
         }
         Some((FormatKind::Template(name), _)) => {
             (Output::Template(crate::templates::resolve(cx, name)?), "template".to_string())
@@ -168,8 +167,7 @@ fn render_assembly(
         projection,
     };
     let format = crate::auto_toon::select(cx, ast, &mut req).unwrap_or(format);
-    let format_span = ast.format.as_ref().map(|f| f.span).unwrap_or_default();
-    let out = cal_render::try_assemble(&req).map_err(|e| crate::templates::render_error(e, format_span))?;
+    let out = cal_render::assemble(&req);
     if budget.unit == BudgetUnit::Tokens && out.text.is_empty() {
         cx.stats.note(format!(
             "BUDGET {} tokens is smaller than the {format} output's empty envelope: the formatted text is empty",

@@ -5,11 +5,13 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use cal_grammar::limits::{ASSEMBLE_TIMEOUT_MS, QUERY_TIMEOUT_MS};
+use cal_checker::DefinedTemplate;
+use cal_grammar::Code;
+use cal_grammar::limits::{ASSEMBLE_TIMEOUT_MS, MAX_TEMPLATES, QUERY_TIMEOUT_MS};
+use cal_parser::template::Template;
 use serde_json::Value as Json;
 
 use crate::audit::AuditSink;
-use cal_render::{TemplateDef, TemplateError, TemplateRegistry};
 
 /// Deployment settings: fixed for the life of an [`crate::Interpreter`].
 #[derive(Debug, Clone)]
@@ -42,10 +44,23 @@ pub struct InterpConfig {
     pub auto_toon: bool,
 }
 
-/// The template registries of a deployment, one per namespace, shared by every clone.
+/// The template registries of a deployment (§10.6–§10.8), one per namespace, shared by every
+/// clone: DEFINE TEMPLATE's session state. Only a [`DefinedTemplate`] can be registered, so
+/// every stored template passed the checker's define-time rules exactly once, whoever
+/// registers it, and is rendered without being validated again.
 #[derive(Debug, Clone, Default)]
 pub struct Templates {
-    inner: Arc<Mutex<BTreeMap<String, TemplateRegistry>>>,
+    inner: Arc<Mutex<BTreeMap<String, BTreeMap<String, Template>>>>,
+}
+
+/// Why a namespace's registry refused a request, with the code to report: CAL-E085 (no
+/// template of that name), E088 (the name is taken), E089 (the namespace holds 50).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryError {
+    /// CAL-E085, E088 or E089.
+    pub code: Code,
+    /// What happened, as a sentence.
+    pub message: String,
 }
 
 impl Templates {
@@ -54,28 +69,36 @@ impl Templates {
         namespace.unwrap_or_default().to_string()
     }
 
-    /// Registers `def` as `name` in `namespace`: CAL-E088 for a duplicate, CAL-E089 past 50.
-    /// Returns how many templates the namespace holds afterwards.
-    pub fn define(&self, namespace: Option<&str>, name: &str, def: TemplateDef) -> Result<usize, TemplateError> {
+    /// Registers `def` under its name in `namespace`: CAL-E088 for a duplicate, CAL-E089 past
+    /// 50 (§10.8). Returns how many templates the namespace holds afterwards.
+    pub fn define(&self, namespace: Option<&str>, def: DefinedTemplate) -> Result<usize, RegistryError> {
         let mut map = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let reg = map.entry(Self::key(namespace)).or_default();
-        reg.define(name, def)?;
+        let name = def.name();
+        if reg.contains_key(name) {
+            return Err(RegistryError { code: Code::E088, message: format!("Template `{name}` already exists.") });
+        }
+        if reg.len() >= MAX_TEMPLATES {
+            let message = format!("This namespace already has {MAX_TEMPLATES} templates.");
+            return Err(RegistryError { code: Code::E089, message });
+        }
+        reg.insert(name.to_string(), def.into_template());
         Ok(reg.len())
     }
 
     /// The template `name` of `namespace`, or CAL-E085 (templates of other namespaces are not seen).
-    pub fn get(&self, namespace: Option<&str>, name: &str) -> Result<TemplateDef, TemplateError> {
+    pub fn get(&self, namespace: Option<&str>, name: &str) -> Result<Template, RegistryError> {
         let map = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        match map.get(&Self::key(namespace)) {
-            Some(reg) => reg.get(name).cloned(),
-            None => TemplateRegistry::default().get(name).cloned(),
-        }
+        map.get(&Self::key(namespace))
+            .and_then(|reg| reg.get(name))
+            .cloned()
+            .ok_or_else(|| RegistryError { code: Code::E085, message: format!("No template named `{name}`.") })
     }
 
     /// The names defined in `namespace`, sorted (`DESCRIBE templates`).
     pub fn names(&self, namespace: Option<&str>) -> Vec<String> {
         let map = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        map.get(&Self::key(namespace)).map(TemplateRegistry::names).unwrap_or_default()
+        map.get(&Self::key(namespace)).map(|reg| reg.keys().cloned().collect()).unwrap_or_default()
     }
 }
 

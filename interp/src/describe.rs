@@ -4,7 +4,7 @@
 //! except counting grains for `DESCRIBE server`.
 
 use cal_grammar::fields::{COMMON_FIELDS, DOMAIN_PROFILES, FieldInfo, fields_for, projection, type_fields};
-use cal_grammar::{EBNF, GrainType, limits};
+use cal_grammar::{EBNF, FormatName, GrainType, limits};
 use cal_parser::ast::{Describe, DescribeTarget};
 use serde_json::{Map, Value as Json, json};
 
@@ -73,6 +73,18 @@ fn fields(grain: Option<GrainType>) -> Map<String, Json> {
     m
 }
 
+/// The output formats DESCRIBE capabilities lists (every format, no preset), in the order it
+/// has always listed them.
+const OUTPUT_FORMATS: [FormatName; 7] = [
+    FormatName::Json,
+    FormatName::Markdown,
+    FormatName::Sml,
+    FormatName::Text,
+    FormatName::Yaml,
+    FormatName::Triples,
+    FormatName::Toon,
+];
+
 /// The conformance this implementation declares (§24), with what it lacks.
 pub fn capabilities() -> Json {
     json!({
@@ -110,7 +122,7 @@ pub fn capabilities() -> Json {
         "supported_languages": ["en"],
         "search": "BM25 (k1 = 1.2, b = 0.75) over each grain's projected text, Unicode word segmentation, English stemming",
         "locale_sorting": { "locales": collate::SUPPORTED, "method": "root collation primary level (accents and case folded), then code points" },
-        "output_formats": ["json", "markdown", "sml", "text", "yaml", "triples", "toon"],
+        "output_formats": OUTPUT_FORMATS.map(FormatName::as_str),
         "auto_toon_enabled": false,
         "streaming": true,
         "streaming_transports": ["ndjson"],
@@ -165,7 +177,8 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Map<String, Json>, cal
         }
         DescribeTarget::Templates => {
             m.insert("templates".into(), json!(crate::templates::names(cx)));
-            m.insert("presets".into(), json!(["structured", "readable", "compact", "data"]));
+            let presets: Vec<&str> = FormatName::ALL.iter().filter(|f| f.is_preset()).map(|f| f.as_str()).collect();
+            m.insert("presets".into(), json!(presets));
         }
         DescribeTarget::Grammar => {
             m.insert("format".into(), "EBNF".into());
@@ -173,4 +186,17 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Map<String, Json>, cal
         }
     }
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_formats_are_every_format_but_no_preset() {
+        let mut listed = OUTPUT_FORMATS.to_vec();
+        listed.sort();
+        let formats: Vec<FormatName> = FormatName::ALL.iter().copied().filter(|f| !f.is_preset()).collect();
+        assert_eq!(listed, formats);
+    }
 }

@@ -55,7 +55,7 @@ pub mod timeexpr;
 mod values;
 
 pub use audit::{AuditEntry, AuditSink, JsonLinesAudit, MemoryAudit, StreamAudit};
-pub use config::{ExecOptions, InterpConfig, Templates, Timing};
+pub use config::{ExecOptions, InterpConfig, RegistryError, Templates, Timing};
 pub use describe::capabilities;
 pub use engine::Interpreter;
 pub use envelope::{CAL_VERSION, Response, diagnostic_json, query_hash};

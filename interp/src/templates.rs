@@ -7,62 +7,46 @@
 //! (§18.3) sees only that namespace's templates (§10.8 "no access to other
 //! namespaces"); an unconfined request uses the default registry.
 
-use cal_grammar::{Code, Diagnostic, FormatName, Span};
-use cal_parser::ast::{DefineTemplate, Ident};
-use cal_render::{TemplateDef, TemplateError};
+use cal_grammar::templates::DEFAULT_TEMPLATE_PARENT;
+use cal_grammar::{Code, Diagnostic, Span};
+use cal_parser::ast::{DefineTemplate, Ident, TemplateBody};
+use cal_parser::template::Template;
 use serde_json::{Map, Value as Json};
 
+use crate::config::RegistryError;
 use crate::context::Ctx;
 
-/// A registry error as a diagnostic at `span`, with a suggestion per code.
-fn diagnostic(e: TemplateError, span: Span) -> Diagnostic {
+/// A registry refusal as a diagnostic at `span`, with a suggestion per code.
+fn diagnostic(e: RegistryError, span: Span) -> Diagnostic {
     let suggestion = match e.code {
         Code::E088 => "Choose another name: a template cannot be redefined in the same session.",
         Code::E089 => "Reuse one of the namespace's templates, or write this one inline: FORMAT TEMPLATE { … }.",
-        Code::E085 => {
-            "Define it first with DEFINE TEMPLATE (in this namespace), or write it inline: FORMAT TEMPLATE { … }."
-        }
-        _ => "Fix the template's Mustache syntax; `cal check` shows where.",
+        _ => "Define it first with DEFINE TEMPLATE (in this namespace), or write it inline: FORMAT TEMPLATE { … }.",
     };
-    let message = match e.code {
-        Code::E085 | Code::E088 | Code::E089 => {
-            let mut m = e.message;
-            if let Some(first) = m.get_mut(0..1) {
-                first.make_ascii_uppercase();
-            }
-            format!("{m}.")
-        }
-        _ => e.message,
-    };
-    Diagnostic::new(e.code, span, message).with_suggestion(suggestion)
+    Diagnostic::new(e.code, span, e.message).with_suggestion(suggestion)
 }
 
-/// The render-time form of a DEFINE TEMPLATE: the preset it extends and its sections.
-pub fn definition(d: &DefineTemplate) -> TemplateDef {
-    TemplateDef {
-        extends: d.extends.as_ref().and_then(|p| FormatName::from_word(&p.name)),
-        sections: d.body.sections.iter().map(|s| (s.kind, s.text.to_string())).collect(),
-    }
-}
-
-/// Executes DEFINE TEMPLATE: stores the template under its name in the request's namespace
-/// (CAL-E088 when the name is taken, CAL-E089 when the namespace holds 50). The response says
-/// what was registered; nothing is written to memory.
+/// Executes DEFINE TEMPLATE: judges the definition by the checker's define-time rules
+/// (CAL-E016, E086–E096; the query may not have been checked), then stores the template under
+/// its name in the request's namespace (CAL-E088 when the name is taken, CAL-E089 when the
+/// namespace holds 50). The response says what was registered; nothing is written to memory.
 pub fn define(cx: &mut Ctx<'_>, d: &DefineTemplate) -> Result<Map<String, Json>, Diagnostic> {
     let ns = cx.config.namespace.as_deref();
-    if let Some(parent) = d.extends.as_ref().filter(|p| FormatName::from_word(&p.name).is_none()) {
-        let message =
-            format!("`{}` is not a preset: templates extend only presets, one level deep (§10.7).", parent.name);
-        return Err(Diagnostic::new(Code::E087, parent.span, message)
-            .with_suggestion("Extend structured, readable or compact."));
-    }
-    let def = definition(d);
-    def.validate().map_err(|e| diagnostic(e, d.span))?;
-    let count = cx.config.templates.define(ns, &d.name.name, def).map_err(|e| diagnostic(e, d.name.span))?;
+    let def = cal_checker::validate_definition(d).map_err(|errors| {
+        // Never empty: the checker rejects a definition only with an error.
+        errors
+            .into_iter()
+            .find(Diagnostic::is_error)
+            .unwrap_or_else(|| Diagnostic::new(Code::E094, d.span, "The template definition was rejected."))
+    })?;
+    let count = cx.config.templates.define(ns, def).map_err(|e| diagnostic(e, d.name.span))?;
     let mut body = Map::new();
     body.insert("template".into(), d.name.name.as_str().into());
     body.insert("defined".into(), true.into());
-    body.insert("extends".into(), d.extends.as_ref().map_or(FormatName::Readable.as_str(), |p| p.name.as_str()).into());
+    body.insert(
+        "extends".into(),
+        d.extends.as_ref().map_or(DEFAULT_TEMPLATE_PARENT.as_str(), |p| p.name.as_str()).into(),
+    );
     body.insert("namespace".into(), ns.map_or(Json::Null, |n| Json::String(n.to_string())));
     body.insert("templates_in_namespace".into(), count.into());
     body.insert("grains_written".into(), 0.into());
@@ -71,14 +55,15 @@ pub fn define(cx: &mut Ctx<'_>, d: &DefineTemplate) -> Result<Map<String, Json>,
 
 /// `FORMAT TEMPLATE name`: the template defined under `name` in the request's namespace,
 /// or CAL-E085 at the name.
-pub fn resolve(cx: &Ctx<'_>, name: &Ident) -> Result<TemplateDef, Diagnostic> {
+pub fn resolve(cx: &Ctx<'_>, name: &Ident) -> Result<Template, Diagnostic> {
     cx.config.templates.get(cx.config.namespace.as_deref(), &name.name).map_err(|e| diagnostic(e, name.span))
 }
 
-/// A template that failed at render time (CAL-E091/E093/E094 for a section the checker did
-/// not see), reported at the FORMAT clause.
-pub fn render_error(e: TemplateError, span: Span) -> Diagnostic {
-    diagnostic(e, span)
+/// `FORMAT TEMPLATE { … }`: the inline template, parsed for rendering. A section that cannot
+/// be rendered (CAL-E091, E093, E094: the query was not checked) is reported as the checker
+/// reports it, inside the section.
+pub fn inline(body: &TemplateBody) -> Result<Template, Diagnostic> {
+    cal_checker::inline_template(body)
 }
 
 /// The names `DESCRIBE templates` lists: the request namespace's templates.

@@ -1,12 +1,14 @@
 //! DEFINE TEMPLATE and `FORMAT TEMPLATE name` (§10.6–§10.8) in the interpreter: registration
 //! per namespace, the 50-template cap (CAL-E089), duplicates (CAL-E088), unknown names
 //! (CAL-E085), isolation between namespaces, no store writes, DESCRIBE, and template errors at
-//! render time for templates that never went through the checker.
+//! execution for templates that never went through the checker: the checker's own diagnostics,
+//! from its one copy of the define-time rules.
 
 mod common;
 
 use std::sync::Arc;
 
+use cal_grammar::Code;
 use cal_interp::{InterpConfig, Interpreter, OmsFacade, store_digest};
 use common::{fixture, opts};
 use serde_json::Value as Json;
@@ -136,8 +138,55 @@ fn definition_time_validation_without_the_checker() {
     assert_eq!(f.fails(&format!("DEFINE TEMPLATE i ELEMENT {{ {deep} }}")), "CAL-E093");
     let big = "x".repeat(5000);
     assert_eq!(f.fails(&format!("DEFINE TEMPLATE j ELEMENT {{ {big} }}")), "CAL-E092");
+    // The checker's rules, all of them: a name over 64 characters, and ELEMENT and
+    // ELEMENT_SUMMARY both deciding summary-level grains (registered until issue 16).
+    assert_eq!(f.fails(&format!("DEFINE TEMPLATE {} ELEMENT {{ x }}", "t".repeat(65))), "CAL-E016");
+    let conflict = "DEFINE TEMPLATE k ELEMENT { {{^grain.is_summary}}x{{/grain.is_summary}} } ELEMENT_SUMMARY { y }";
+    assert_eq!(f.fails(conflict), "CAL-E096");
     // Nothing was registered by the failures.
     assert_eq!(f.run("DESCRIBE templates")["templates"], serde_json::json!([]));
+}
+
+#[test]
+fn an_unchecked_definition_gets_the_checkers_first_diagnostic() {
+    let f = fixture();
+    for text in [
+        "DEFINE TEMPLATE a ELEMENT { - {{grain.secret}} }",
+        "DEFINE TEMPLATE b EXTENDS sml ELEMENT { x }",
+        "DEFINE TEMPLATE c EXTENDS nothing_like_it ELEMENT { x }",
+        "DEFINE TEMPLATE d ELEMENT { {{#grain.confidence}} x } FOOTER { {{>p}} }",
+    ] {
+        let q = cal_parser::parse_query(text).into_result().unwrap_or_else(|d| panic!("{text}: {d:?}"));
+        let checked = cal_checker::check(&q, None);
+        let got = f.response(text, &opts()).error.unwrap_or_else(|| panic!("{text}: accepted"));
+        assert_eq!(Some(&got), checked.first(), "{text}");
+    }
+}
+
+#[test]
+fn registry_codes() {
+    // The per-namespace registry (formerly `cal_render::TemplateRegistry`): CAL-E085, E088, E089.
+    let defined = |name: &str| {
+        let text = format!("DEFINE TEMPLATE {name} ELEMENT {{ - {{{{grain.content}}}} }}");
+        let q = cal_parser::parse_query(&text).into_result().unwrap_or_else(|d| panic!("{text}: {d:?}"));
+        let cal_parser::ast::QueryBody::DefineTemplate(d) = q.body else { panic!("{text}") };
+        cal_checker::validate_definition(&d).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    };
+    let reg = cal_interp::Templates::default();
+    assert!(reg.names(None).is_empty());
+    assert_eq!(reg.get(None, "nope").unwrap_err().code, Code::E085);
+    assert_eq!(reg.define(None, defined("a")), Ok(1));
+    assert_eq!(reg.define(None, defined("a")).unwrap_err().code, Code::E088);
+    for i in 1..50 {
+        assert_eq!(reg.define(None, defined(&format!("t{i:02}"))), Ok(i + 1));
+    }
+    assert_eq!(reg.define(None, defined("z")).unwrap_err().code, Code::E089);
+    assert_eq!(reg.names(None).first().map(String::as_str), Some("a"));
+    assert_eq!(reg.names(None).len(), 50);
+    assert!(reg.get(None, "t49").is_ok());
+    // Another namespace is another registry.
+    assert_eq!(reg.get(Some("team"), "a").unwrap_err().code, Code::E085);
+    assert_eq!(reg.define(Some("team"), defined("a")), Ok(1));
 }
 
 #[test]
@@ -151,6 +200,10 @@ fn inline_template_errors_at_render_time() {
     assert_eq!(f.fails(&q("{{>partial}}")), "CAL-E094");
     let deep = "{{#grain.is_full}}".repeat(6) + &"{{/grain.is_full}}".repeat(6);
     assert_eq!(f.fails(&q(&deep)), "CAL-E093");
+    // Reported where the checker reports it: at the tag, not at the whole FORMAT clause.
+    let unopened = q("ok {{/grain.confidence}}");
+    let span = f.response(&unopened, &opts()).error.map(|d| d.span).unwrap_or_default();
+    assert_eq!(&unopened[span.start as usize..span.end as usize], "{{/grain.confidence}}");
     // An undefined variable renders as the empty string (§10.8), not an error.
     let r = f.run(&q("[{{grain.type}}]{{grain.nothing}}"));
     assert!(text(&r).contains("[belief]"), "{r}");

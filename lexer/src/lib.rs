@@ -7,14 +7,16 @@
 //! the only allocations are the token vector and diagnostics. The lexer knows
 //! nothing of grammar productions, with one exception it cannot avoid: the
 //! body of a template section (`ELEMENT { … }`) is raw text that does not
-//! tokenize, so it is captured whole, brace-balanced, as one token.
+//! tokenize, so it is captured whole, brace-balanced, as one token. The
+//! [`template`] module is also the lexer of that text's Mustache tags, which
+//! the parser's template parser reads.
 
 mod keywords;
 mod prelex;
 mod scan;
 mod strings;
 mod swar;
-mod template;
+pub mod template;
 mod token;
 
 pub use prelex::{check_bidi, check_length, decode_utf8, is_bidi_control};

@@ -6,12 +6,16 @@
 //! Both return a [`Parsed`]: the tree (possibly partial) *and* every
 //! diagnostic, so the language server can work on a query that does not
 //! parse yet. Parsing never panics, whatever the input.
+//!
+//! [`template`] is the syntax of the template sub-language: the text of a
+//! template section (`ELEMENT { … }`) parsed into a tree.
 
 pub mod ast;
 pub mod json;
 pub mod print;
 pub mod spec_examples;
 mod syntax;
+pub mod template;
 
 use ast::{Document, Query};
 use cal_grammar::{Code, Diagnostic, Span, sort_diagnostics};

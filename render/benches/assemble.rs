@@ -14,6 +14,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
+use cal_grammar::FormatName;
 use cal_interp::{ExecOptions, Interpreter, OmsFacade};
 use divan::{Bencher, black_box};
 use oms::Grain;
@@ -105,7 +106,7 @@ fn interp() -> &'static Interpreter<OmsFacade> {
 }
 
 /// §8.2's example, with the format and (for the second query) `dedup` substituted.
-fn query(format: &str, dedup: bool) -> String {
+fn query(format: FormatName, dedup: bool) -> String {
     let q = cal_parser::spec_examples::ASSEMBLE_8_2.replace("FORMAT markdown", &format!("FORMAT {format}"));
     let q = if dedup { q } else { q.replace(", dedup(subject)", "") };
     assert!(q.contains(&format!("FORMAT {format}")) && q.contains("dedup(subject)") == dedup, "{q}");
@@ -123,10 +124,10 @@ fn end_to_end(i: &Interpreter<OmsFacade>, text: &str, opts: &ExecOptions) -> (St
     (f["text"].as_str().unwrap_or_default().to_string(), f["tokens"].as_u64().unwrap_or(0))
 }
 
-const FORMATS: [&str; 3] = ["markdown", "sml", "toon"];
+const FORMATS: [FormatName; 3] = [FormatName::Markdown, FormatName::Sml, FormatName::Toon];
 
 #[divan::bench(args = FORMATS, sample_count = 40)]
-fn section_8_2_verbatim(b: Bencher, format: &str) {
+fn section_8_2_verbatim(b: Bencher, format: FormatName) {
     let i = interp();
     let opts = ExecOptions::fixed(NOW);
     let q = query(format, true);
@@ -136,7 +137,7 @@ fn section_8_2_verbatim(b: Bencher, format: &str) {
 }
 
 #[divan::bench(args = FORMATS, sample_count = 40)]
-fn section_8_2_without_dedup(b: Bencher, format: &str) {
+fn section_8_2_without_dedup(b: Bencher, format: FormatName) {
     let i = interp();
     let opts = ExecOptions::fixed(NOW);
     let q = query(format, false);
@@ -148,7 +149,7 @@ fn section_8_2_without_dedup(b: Bencher, format: &str) {
 /// cal-render alone (no store, no interpreter): the 38 grains the query without dedup formats,
 /// generated alike, through allocation, formatting and exact counting at BUDGET 2000 tokens.
 #[divan::bench(args = FORMATS, sample_count = 40)]
-fn render_only_38_grains(b: Bencher, format: &str) {
+fn render_only_38_grains(b: Bencher, format: FormatName) {
     use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, ProjectionOptions, SourceInput};
     let g = |j: serde_json::Value| cal_interp::fields::grain_input_from_json(&j, 1.0, "sha256:00").expect("a grain");
     let belief = |i: u64| {
@@ -170,7 +171,6 @@ fn render_only_38_grains(b: Bencher, format: &str) {
         SourceInput { label: "events".into(), grains: (0..5).map(event).collect() },
         SourceInput { label: "history".into(), grains: (20..23).map(belief).collect() },
     ];
-    let format = cal_grammar::FormatName::from_word(format).expect("a format");
     let req = AssembleRequest {
         name: "user_context".into(),
         intent: Some("conversation about alice's preferences and goals".into()),
@@ -206,12 +206,12 @@ fn toon_vs_json_tokens() {
         r#"RECALL beliefs ABOUT "alice" LIMIT 100"#,
     ];
     for s in sources {
-        let formatted = |fmt: &str| {
+        let formatted = |fmt: FormatName| {
             let q = cal_parser::parse_query(&format!("{s} AS {fmt}")).ast.expect("parses");
             let r = i.execute(&q, &opts);
             r.json["formatted"].as_str().unwrap_or_default().to_string()
         };
-        let (toon, json) = (formatted("toon"), formatted("json"));
+        let (toon, json) = (formatted(FormatName::Toon), formatted(FormatName::Json));
         let minified = serde_json::from_str::<serde_json::Value>(&json).map(|v| v.to_string()).unwrap_or_default();
         let [t, j, m] = [&toon, &json, &minified].map(|x| cal_render::tokens::count(x));
         let fewer = |other: usize| 100.0 * (1.0 - t as f64 / other as f64);

@@ -7,8 +7,9 @@ use crate::budget::{Allocation, Budget, BudgetUnit, allocate, weights};
 use crate::formats::{self, Assembly, Doc, Source};
 use crate::grain::GrainInput;
 use crate::project::{Element, ProjectionOptions, project};
-use crate::template::{self, TemplateDef, TemplateError};
+use crate::template;
 use crate::tokens;
+use cal_parser::template::Template;
 
 /// One source's retrieved grains, already deduplicated, in rank order.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,8 +25,8 @@ pub struct SourceInput {
 pub enum Output {
     /// `FORMAT name` (a format or a preset).
     Format(FormatName),
-    /// `FORMAT TEMPLATE name` (resolved by the caller) or `FORMAT TEMPLATE { … }`.
-    Template(TemplateDef),
+    /// `FORMAT TEMPLATE name` (resolved by the caller) or `FORMAT TEMPLATE { … }`, parsed.
+    Template(Template),
 }
 
 /// Everything the content phases of an ASSEMBLE need.
@@ -59,7 +60,7 @@ pub struct SourceReport {
     /// Its share of the budget after surplus redistribution, in the budget's unit.
     pub allocated: usize,
     /// Tokens of its included elements: each element's marginal cost in the output (its line
-    /// among others, see [`try_assemble`]). The exact total of the text is [`Assembled::tokens`].
+    /// among others, see [`assemble()`]). The exact total of the text is [`Assembled::tokens`].
     pub tokens_used: usize,
     /// True when candidates were cut for the budget.
     pub truncated: bool,
@@ -78,11 +79,11 @@ pub struct Assembled {
     pub budget: Budget,
 }
 
-fn render_doc(req: &AssembleRequest, a: &Assembly, reports: &[SourceReport]) -> Result<String, TemplateError> {
+fn render_doc(req: &AssembleRequest, a: &Assembly, reports: &[SourceReport]) -> String {
     match &req.output {
-        Output::Format(f) => Ok(formats::render(*f, Doc::Assemble(a), &req.projection)),
+        Output::Format(f) => formats::render(*f, Doc::Assemble(a), &req.projection),
         Output::Template(t) => {
-            template::try_render_assembly(t, a, Some(&req.sources), reports, &req.projection, req.budget)
+            template::render_assembly(t, a, Some(&req.sources), reports, &req.projection, req.budget)
         }
     }
 }
@@ -92,7 +93,7 @@ fn render_doc(req: &AssembleRequest, a: &Assembly, reports: &[SourceReport]) -> 
 /// templates: the difference of the two documents' counts). Headings, table headers and the
 /// envelope are not charged per element, so summing these estimates the formatted total
 /// closely (costs of elements rendered alone, headers included, would overshoot and
-/// under-fill the budget); `try_assemble` corrects the rest with exact counts.
+/// under-fill the budget); `assemble` corrects the rest with exact counts.
 fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
     let two = [e.clone(), e.clone()];
     match &req.output {
@@ -121,8 +122,7 @@ fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
             };
             let count = |els: &[Element]| {
                 let unbounded = Budget::new(BudgetUnit::Tokens.max_amount(), BudgetUnit::Tokens);
-                let text = template::try_render_assembly(t, &doc(els), None, &[], &req.projection, unbounded);
-                tokens::count(&text.unwrap_or_default())
+                tokens::count(&template::render_assembly(t, &doc(els), None, &[], &req.projection, unbounded))
             };
             count(&two).saturating_sub(count(&two[..1])).max(1)
         }
@@ -144,7 +144,7 @@ pub fn estimate_tokens(req: &AssembleRequest) -> usize {
         tokens_used: 0,
         tokens_total: req.budget.amount,
     };
-    let envelope = render_doc(req, &empty, &[]).map_or(0, |t| tokens::count(&t));
+    let envelope = tokens::count(&render_doc(req, &empty, &[]));
     let elements: usize =
         req.sources.iter().flat_map(|s| s.grains.iter()).map(|g| element_cost(req, &project(g, &req.projection))).sum();
     envelope + elements
@@ -177,30 +177,6 @@ fn inserted(shorter: &str, longer: &str) -> Option<String> {
     }
 }
 
-/// [`try_assemble`] for callers that treat a malformed template as empty output (a checked
-/// query's templates never are).
-pub fn assemble(req: &AssembleRequest) -> Assembled {
-    try_assemble(req).unwrap_or_else(|_| Assembled {
-        text: String::new(),
-        tokens: 0,
-        sources: req
-            .sources
-            .iter()
-            .enumerate()
-            .map(|(i, s)| SourceReport {
-                label: s.label.clone(),
-                priority: i + 1,
-                candidates: s.grains.len(),
-                grains: 0,
-                allocated: 0,
-                tokens_used: 0,
-                truncated: !s.grains.is_empty(),
-            })
-            .collect(),
-        budget: req.budget,
-    })
-}
-
 /// Runs budget allocation, formatting and counting (§8.2 phases 3–5).
 ///
 /// 1. Every candidate is costed by its marginal tokens in the chosen output
@@ -216,9 +192,8 @@ pub fn assemble(req: &AssembleRequest) -> Assembled {
 ///
 /// The output never exceeds a token budget: when not even the format's empty envelope fits, the
 /// text is empty (0 tokens) and every source with candidates is truncated. Reported `tokens`
-/// is the exact count of the returned text. Errors only for a malformed template section
-/// (CAL-E091/E093/E094; a checked query never has one).
-pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
+/// is the exact count of the returned text.
+pub fn assemble(req: &AssembleRequest) -> Assembled {
     let elements: Vec<Vec<Element>> =
         req.sources.iter().map(|s| s.grains.iter().map(|g| project(g, &req.projection)).collect()).collect();
     let costs: Vec<Vec<usize>> = elements
@@ -237,7 +212,7 @@ pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
     };
     let token_budget = req.budget.unit == BudgetUnit::Tokens;
     let total = if token_budget {
-        let empty = tokens::count(&render_doc(req, &a, &[])?);
+        let empty = tokens::count(&render_doc(req, &a, &[]));
         req.budget.amount.saturating_sub(empty)
     } else {
         req.budget.amount
@@ -251,7 +226,7 @@ pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
     };
     fill(&mut a, &taken);
     let report = |taken: &[usize]| reports(req, &alloc, &costs, &elements, taken);
-    let (mut text, mut count) = render_counted(req, &mut a, &report(&taken))?;
+    let (mut text, mut count) = render_counted(req, &mut a, &report(&taken));
     if token_budget {
         // Over: drop from the lowest priority — as many grains as the excess needs by their
         // estimates (at least one) — and recount.
@@ -268,7 +243,7 @@ pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
                 break;
             }
             fill(&mut a, &taken);
-            (text, count) = render_counted(req, &mut a, &report(&taken))?;
+            (text, count) = render_counted(req, &mut a, &report(&taken));
         }
         // Under: add while the exact count fits, each grain to the source furthest below its
         // weighted share (ties to the higher priority), so the slack is shared by weight. A
@@ -297,7 +272,7 @@ pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
             }
             let Some(i) = last else { break };
             fill(&mut a, &plan);
-            let (t, c) = render_counted(req, &mut a, &report(&plan))?;
+            let (t, c) = render_counted(req, &mut a, &report(&plan));
             if c <= req.budget.amount {
                 (text, count, taken) = (t, c, plan);
             } else if one_at_a_time {
@@ -312,23 +287,19 @@ pub fn try_assemble(req: &AssembleRequest) -> Result<Assembled, TemplateError> {
             (text, count) = (String::new(), 0);
         }
     }
-    Ok(Assembled { text, tokens: count, sources: report(&taken), budget: req.budget })
+    Assembled { text, tokens: count, sources: report(&taken), budget: req.budget }
 }
 
 /// Renders, then re-renders while the text's own token count (TOON prints it) changes.
-fn render_counted(
-    req: &AssembleRequest,
-    a: &mut Assembly,
-    reports: &[SourceReport],
-) -> Result<(String, usize), TemplateError> {
-    let mut text = render_doc(req, a, reports)?;
+fn render_counted(req: &AssembleRequest, a: &mut Assembly, reports: &[SourceReport]) -> (String, usize) {
+    let mut text = render_doc(req, a, reports);
     let mut count = tokens::count(&text);
     for _ in 0..4 {
         if a.tokens_used == count {
             break;
         }
         a.tokens_used = count;
-        let again = render_doc(req, a, reports)?;
+        let again = render_doc(req, a, reports);
         if again == text {
             // The format does not print its own count: the text, and so the count, stand.
             break;
@@ -336,7 +307,7 @@ fn render_counted(
         text = again;
         count = tokens::count(&text);
     }
-    Ok((text, count))
+    (text, count)
 }
 
 fn reports(

@@ -5,7 +5,8 @@
 //! `humanize()`, time humanization against an injected clock and PROJECT;
 //! progressive disclosure; the seven output formats, one module each, for
 //! RECALL (`AS`) and ASSEMBLE (`FORMAT`); ASSEMBLE budget allocation (§8.2);
-//! Mustache-subset templates; and exact token counts (o200k_base).
+//! rendering of Mustache-subset templates (parsed by `cal_parser::template`,
+//! validated by the checker); and exact token counts (o200k_base).
 //!
 //! The crate is pure: no store, no clock, no IO. Entry points:
 //! [`render_recall`] and [`assemble()`].
@@ -20,10 +21,7 @@ pub mod template;
 pub mod time;
 pub mod tokens;
 
-pub use assemble::{
-    AssembleRequest, Assembled, Output, SourceInput, SourceReport, assemble, render_recall, try_assemble,
-};
+pub use assemble::{AssembleRequest, Assembled, Output, SourceInput, SourceReport, assemble, render_recall};
 pub use budget::{Budget, BudgetUnit};
 pub use grain::GrainInput;
 pub use project::{Disclosure, Project, ProjectionOptions};
-pub use template::{TemplateDef, TemplateError, TemplateRegistry};

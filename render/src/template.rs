@@ -1,19 +1,20 @@
-//! Templates (§10.2, §10.5–§10.8): rendering CAL's Mustache subset over an
-//! assembly, with EXTENDS-preset section inheritance, inline templates, the
-//! `{{#each}}` cap and the budget × 2 output bound, plus the per-namespace
-//! template registry (CAL-E085, E088, E089).
+//! Templates (§10.2, §10.5–§10.7): rendering a parsed template over an
+//! assembly, with EXTENDS-preset section inheritance, the `{{#each}}` cap and
+//! the budget × 2 output bound.
 //!
-//! The tree comes from `cal_checker::mustache`, the parser the checker
-//! validates templates with, so definition-time checking and rendering can
-//! never disagree about what a template means.
+//! Rendering only. The template arrives parsed ([`Template`], from
+//! `cal_parser::template`): its structure cannot be wrong, and whether its
+//! variables and parent are allowed was decided where it was defined (the
+//! checker's define-time rules, CAL-E086–E096). Nothing here validates, so
+//! nothing here can disagree with the checker; a variable outside §10.5's set
+//! (only an unchecked inline template can hold one) renders as the empty
+//! string (§10.8).
 
 use std::collections::BTreeMap;
 
-use cal_checker::mustache::{self, EACH, Node};
-use cal_grammar::limits::{
-    DEFAULT_BUDGET_TOKENS, MAX_EACH_ITERATIONS, MAX_TEMPLATE_BYTES, MAX_TEMPLATES, TEMPLATE_OUTPUT_BUDGET_FACTOR,
-};
-use cal_grammar::{Code, FormatName, TemplateSectionKind as K};
+use cal_grammar::limits::{DEFAULT_BUDGET_TOKENS, MAX_EACH_ITERATIONS, TEMPLATE_OUTPUT_BUDGET_FACTOR};
+use cal_grammar::{FormatName, TemplateSectionKind as K};
+use cal_parser::template::{EACH, Node, Template};
 
 use crate::assemble::{SourceInput, SourceReport};
 use crate::budget::{Budget, BudgetUnit};
@@ -21,131 +22,6 @@ use crate::formats::{Assembly, markdown, sml, text};
 use crate::grain::{CalValue, GrainInput};
 use crate::project::canonical_number;
 use crate::project::{Disclosure, Element, ProjectionOptions};
-
-/// A template: the preset it extends and its own sections (raw Mustache text).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TemplateDef {
-    /// `EXTENDS preset`; `None` means `readable` (§10.7).
-    pub extends: Option<FormatName>,
-    /// Sections as written (`ELEMENT { … }` → (`Element`, text)).
-    pub sections: Vec<(K, String)>,
-}
-
-/// A render-time template error with its CAL code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TemplateError {
-    /// CAL-E085, E088, E089 (registry) or E091/E094 (a template that bypassed the checker).
-    pub code: Code,
-    /// What happened.
-    pub message: String,
-}
-
-impl TemplateDef {
-    /// Validates a template the way §10.8 asks at definition time, for callers that did not run
-    /// the checker (a registry fed directly, a JSON request): the parent must be a preset other
-    /// than data (CAL-E086, E087), the body at most 4,096 bytes (E092), each section once (E095),
-    /// its Mustache well-formed (E091 unbalanced, E093 too deep, E094 excluded syntax) and every
-    /// variable in the closed set (E090). The first problem is returned.
-    pub fn validate(&self) -> Result<(), TemplateError> {
-        let err = |code: Code, message: String| Err(TemplateError { code, message });
-        match self.extends {
-            Some(FormatName::Data | FormatName::Json) => {
-                return err(Code::E086, "a template cannot extend the data preset".into());
-            }
-            Some(f) if !f.is_preset() => {
-                return err(
-                    Code::E087,
-                    format!("`{}` is not a preset; extend structured, readable or compact", f.as_str()),
-                );
-            }
-            _ => {}
-        }
-        let size: usize = self.sections.iter().map(|(_, t)| t.len()).sum();
-        if size > MAX_TEMPLATE_BYTES {
-            return err(Code::E092, format!("the template body is {size} bytes; at most {MAX_TEMPLATE_BYTES}"));
-        }
-        for (i, (kind, text)) in self.sections.iter().enumerate() {
-            if self.sections[..i].iter().any(|(k, _)| k == kind) {
-                return err(Code::E095, format!("section {} is defined twice", kind.as_str()));
-            }
-            let t = mustache::parse(text);
-            if let Some(e) = t.errors.first() {
-                return Err(structural(&e.kind));
-            }
-            if let Some(name) = unknown_variable(&t.nodes) {
-                return err(Code::E090, format!("`{{{{{name}}}}}` is not a template variable (§10.5)"));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The code of a structural Mustache error.
-fn structural(kind: &mustache::ErrorKind) -> TemplateError {
-    let code = match kind {
-        mustache::ErrorKind::Unclosed | mustache::ErrorKind::Unopened | mustache::ErrorKind::Mismatched => Code::E091,
-        mustache::ErrorKind::TooDeep => Code::E093,
-        _ => Code::E094,
-    };
-    TemplateError { code, message: format!("template section is malformed: {kind:?}") }
-}
-
-fn unknown_variable<'t>(nodes: &[Node<'t>]) -> Option<&'t str> {
-    nodes.iter().find_map(|n| match n {
-        Node::Text(_) => None,
-        Node::Variable { name, .. } => mustache::variable(name).is_none().then_some(*name),
-        Node::Section { name, children, .. } => {
-            if *name != EACH && mustache::variable(name).is_none() {
-                Some(*name)
-            } else {
-                unknown_variable(children)
-            }
-        }
-    })
-}
-
-/// DEFINE TEMPLATE storage of one namespace: at most 50 templates (§10.8).
-#[derive(Debug, Clone, Default)]
-pub struct TemplateRegistry {
-    templates: BTreeMap<String, TemplateDef>,
-}
-
-impl TemplateRegistry {
-    /// Stores a template: CAL-E088 if the name exists, CAL-E089 when 50 are stored.
-    pub fn define(&mut self, name: &str, def: TemplateDef) -> Result<(), TemplateError> {
-        if self.templates.contains_key(name) {
-            return Err(TemplateError { code: Code::E088, message: format!("template `{name}` already exists") });
-        }
-        if self.templates.len() >= MAX_TEMPLATES {
-            let message = format!("this namespace already has {MAX_TEMPLATES} templates");
-            return Err(TemplateError { code: Code::E089, message });
-        }
-        self.templates.insert(name.to_string(), def);
-        Ok(())
-    }
-
-    /// How many templates are stored.
-    pub fn len(&self) -> usize {
-        self.templates.len()
-    }
-
-    /// True when no template is stored.
-    pub fn is_empty(&self) -> bool {
-        self.templates.is_empty()
-    }
-
-    /// The stored names, sorted (`DESCRIBE templates`).
-    pub fn names(&self) -> Vec<String> {
-        self.templates.keys().cloned().collect()
-    }
-
-    /// The template called `name`, or CAL-E085.
-    pub fn get(&self, name: &str) -> Result<&TemplateDef, TemplateError> {
-        self.templates
-            .get(name)
-            .ok_or_else(|| TemplateError { code: Code::E085, message: format!("no template named `{name}`") })
-    }
-}
 
 /// An element with the retrieved grain it was projected from, when the caller has it (for
 /// the variables the projection does not keep: raw relation, creation time, score).
@@ -196,16 +72,16 @@ fn grain_vars(
     (v, f)
 }
 
-fn render_nodes(nodes: &[Node<'_>], scope: &Scope<'_>, disclosure: Disclosure, out: &mut String) {
+fn render_nodes(nodes: &[Node], scope: &Scope<'_>, disclosure: Disclosure, out: &mut String) {
     for n in nodes {
         match n {
             Node::Text(t) => out.push_str(t),
             Node::Variable { name, .. } => {
-                if let Some(v) = scope.vars.get(name) {
+                if let Some(v) = scope.vars.get(name.as_str()) {
                     out.push_str(&escape(v));
                 }
             }
-            Node::Section { name, inverted, children, .. } if *name == EACH && !inverted => {
+            Node::Section { name, inverted, children, .. } if name == EACH && !inverted => {
                 for e in scope.each.iter().take(MAX_EACH_ITERATIONS) {
                     let (mut vars, flags) = grain_vars(*e, disclosure);
                     for (k, v) in &scope.vars {
@@ -216,6 +92,7 @@ fn render_nodes(nodes: &[Node<'_>], scope: &Scope<'_>, disclosure: Disclosure, o
                 }
             }
             Node::Section { name, inverted, children, .. } => {
+                let name = name.as_str();
                 let truthy =
                     scope.flags.get(name).copied().unwrap_or_else(|| {
                         scope.vars.get(name).is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
@@ -228,15 +105,27 @@ fn render_nodes(nodes: &[Node<'_>], scope: &Scope<'_>, disclosure: Disclosure, o
     }
 }
 
-/// Renders one section text in `scope`; CAL-E091/E094 if the text is malformed.
-fn section(text: &str, scope: &Scope<'_>, disclosure: Disclosure) -> Result<String, TemplateError> {
-    let t = mustache::parse(text.trim());
-    if let Some(e) = t.errors.first() {
-        return Err(structural(&e.kind));
-    }
+/// Renders one of the template's sections in `scope`. A section's text is trimmed: the
+/// whitespace that opens its first literal text and closes its last is not output.
+fn section(nodes: &[Node], scope: &Scope<'_>, disclosure: Disclosure) -> String {
+    let last = nodes.len().saturating_sub(1);
     let mut out = String::new();
-    render_nodes(&t.nodes, scope, disclosure, &mut out);
-    Ok(out)
+    for (i, n) in nodes.iter().enumerate() {
+        match n {
+            Node::Text(t) => {
+                let mut t = t.as_str();
+                if i == 0 {
+                    t = t.trim_start();
+                }
+                if i == last {
+                    t = t.trim_end();
+                }
+                out.push_str(t);
+            }
+            n => render_nodes(std::slice::from_ref(n), scope, disclosure, &mut out),
+        }
+    }
+    out
 }
 
 fn preset_part(parent: FormatName, kind: K, a: &Assembly, src: Option<&str>, e: Option<&Element>) -> Option<String> {
@@ -257,32 +146,20 @@ fn preset_part(parent: FormatName, kind: K, a: &Assembly, src: Option<&str>, e: 
 /// after a source that was cut, FOOTER once. Sections the template does not define come from
 /// the extended preset (§10.7). `{{#each}}` iterates the grains in scope (all grains in HEADER
 /// and FOOTER, the source's in SOURCE_BREAK), at most 200. Output is cut at budget × 2
-/// characters (a grains budget uses the default token budget for this bound).
-/// A malformed section renders as nothing.
-pub fn render_assembly(
-    t: &TemplateDef,
-    a: &Assembly,
-    reports: &[SourceReport],
-    opts: &ProjectionOptions,
-    budget: Budget,
-) -> String {
-    try_render_assembly(t, a, None, reports, opts, budget).unwrap_or_default()
-}
-
-/// [`render_assembly`], reporting a malformed section instead of rendering nothing. `raw`, when
+/// characters (a grains budget uses the default token budget for this bound). `raw`, when
 /// given, holds the retrieved grains of each source in the order of `a`'s elements (each
 /// source's elements are a prefix of its grains): `{{grain.relation}}`, `{{grain.created_at}}`
 /// and `{{grain.score}}` read them; without it they render empty.
-pub fn try_render_assembly(
-    t: &TemplateDef,
+pub fn render_assembly(
+    t: &Template,
     a: &Assembly,
     raw: Option<&[SourceInput]>,
     reports: &[SourceReport],
     opts: &ProjectionOptions,
     budget: Budget,
-) -> Result<String, TemplateError> {
-    let parent = t.extends.unwrap_or(FormatName::Readable);
-    let own = |k: K| t.sections.iter().find(|(kind, _)| *kind == k).map(|(_, s)| s.as_str());
+) -> String {
+    let parent = t.parent();
+    let own = |k: K| t.section(k);
     let d = opts.disclosure;
     let items = |i: usize, s: &'_ crate::formats::Source| -> Vec<(usize, usize)> {
         (0..s.elements.len()).map(|j| (i, j)).collect::<Vec<_>>()
@@ -320,7 +197,7 @@ pub fn try_render_assembly(
     };
     let scope = Scope { vars: base.clone(), flags: BTreeMap::new(), each: &all };
     push(match own(K::Header) {
-        Some(s) => Some(section(s, &scope, d)?),
+        Some(s) => Some(section(s, &scope, d)),
         None => preset_part(parent, K::Header, a, None, None),
     });
     for (i, s) in a.sources.iter().enumerate() {
@@ -335,7 +212,7 @@ pub fn try_render_assembly(
         let els: Vec<Item<'_>> = items(i, s).into_iter().map(item).collect();
         let sscope = Scope { vars: vars.clone(), flags: BTreeMap::new(), each: &els };
         push(match own(K::SourceBreak) {
-            Some(x) => Some(section(x, &sscope, d)?),
+            Some(x) => Some(section(x, &sscope, d)),
             None => preset_part(parent, K::SourceBreak, a, Some(&s.label), None),
         });
         for it in &els {
@@ -347,25 +224,25 @@ pub fn try_render_assembly(
             let body =
                 if d == Disclosure::Summary { own(K::ElementSummary).or(own(K::Element)) } else { own(K::Element) };
             push(match body {
-                Some(x) => Some(section(x, &gscope, d)?),
+                Some(x) => Some(section(x, &gscope, d)),
                 None => preset_part(parent, K::Element, a, None, Some(e)),
             });
         }
         if r.is_some_and(|r| r.truncated)
             && let Some(x) = own(K::ElementOmit)
         {
-            push(Some(section(x, &sscope, d)?));
+            push(Some(section(x, &sscope, d)));
         }
     }
     push(match own(K::Footer) {
-        Some(s) => Some(section(s, &scope, d)?),
+        Some(s) => Some(section(s, &scope, d)),
         None => preset_part(parent, K::Footer, a, None, None),
     });
     let tokens = if budget.unit == BudgetUnit::Tokens { budget.amount } else { DEFAULT_BUDGET_TOKENS };
     let cap = tokens * TEMPLATE_OUTPUT_BUDGET_FACTOR;
     let out = lines.join("\n");
-    Ok(match out.char_indices().nth(cap) {
+    match out.char_indices().nth(cap) {
         Some((i, _)) => out[..i].to_string(),
         None => out,
-    })
+    }
 }

@@ -1,20 +1,20 @@
 //! Templates (§10.2, §10.5–§10.8) rendered: every section kind, every Mustache form of the
-//! subset, inheritance from each preset, the caps, and every template error code.
+//! subset, inheritance from each preset and the caps. The renderer takes parsed templates
+//! only; the error codes of templates are the checker's (`checker/tests/templates.rs`) and
+//! the registry's the interpreter's (`interp/tests/templates.rs`).
 
 mod common;
 
-use cal_grammar::{Code, FormatName, TemplateSectionKind as K};
-use cal_render::{
-    AssembleRequest, Budget, BudgetUnit, Disclosure, Output, SourceInput, TemplateDef, TemplateRegistry, assemble,
-    tokens, try_assemble,
-};
+use cal_grammar::{FormatName, TemplateSectionKind as K};
+use cal_parser::template::{ErrorKind, TagKind, Template};
+use cal_render::{AssembleRequest, Budget, BudgetUnit, Disclosure, Output, SourceInput, assemble, tokens};
 use common::{grains, opts};
 
-fn def(extends: Option<FormatName>, sections: &[(K, &str)]) -> TemplateDef {
-    TemplateDef { extends, sections: sections.iter().map(|(k, t)| (*k, (*t).to_string())).collect() }
+fn def(extends: Option<FormatName>, sections: &[(K, &str)]) -> Template {
+    Template::parse(extends, sections.iter().copied()).unwrap_or_else(|e| panic!("{sections:?}: {e:?}"))
 }
 
-fn req(t: TemplateDef, budget: Budget, level: Disclosure) -> AssembleRequest {
+fn req(t: Template, budget: Budget, level: Disclosure) -> AssembleRequest {
     AssembleRequest {
         name: "agent_context".into(),
         intent: Some("review <prep>".into()),
@@ -28,7 +28,7 @@ fn req(t: TemplateDef, budget: Budget, level: Disclosure) -> AssembleRequest {
     }
 }
 
-fn render(t: TemplateDef) -> String {
+fn render(t: Template) -> String {
     assemble(&req(t, Budget::new(4000, BudgetUnit::Tokens), Disclosure::Standard)).text
 }
 
@@ -160,57 +160,53 @@ fn each_cap_and_output_bound() {
 }
 
 #[test]
-fn render_time_error_codes() {
-    let fails = |text: &str| {
-        try_assemble(&req(
-            def(None, &[(K::Element, text)]),
-            Budget::new(4000, BudgetUnit::Tokens),
-            Disclosure::Standard,
-        ))
-        .map(|_| ())
-        .unwrap_err()
-        .code
-    };
-    assert_eq!(fails("{{#grain.confidence}} never closed"), Code::E091);
-    assert_eq!(fails("{{/grain.confidence}}"), Code::E091);
-    assert_eq!(fails("{{#grain.is_full}}{{/grain.is_summary}}"), Code::E091);
-    assert_eq!(fails(&("{{#grain.is_full}}".repeat(6) + &"{{/grain.is_full}}".repeat(6))), Code::E093);
-    for excluded in ["{{>partial}}", "{{&grain.content}}", "{{{grain.content}}}", "{{=<% %>=}}"] {
-        assert_eq!(fails(excluded), Code::E094, "{excluded}");
+fn a_malformed_template_never_reaches_the_renderer() {
+    // What used to fail at render time (CAL-E091/E093/E094) cannot be built: a `Template` is
+    // parsed whole before anything renders it, and the checker reports the codes.
+    let fails = |text: &str| Template::parse(None, [(K::Element, text)]).map(|_| ()).expect_err(text).error.kind;
+    assert_eq!(fails("{{#grain.confidence}} never closed"), ErrorKind::Unclosed);
+    assert_eq!(fails("{{/grain.confidence}}"), ErrorKind::Unopened);
+    assert_eq!(fails("{{#grain.is_full}}{{/grain.is_summary}}"), ErrorKind::Unclosed);
+    assert_eq!(fails(&("{{#grain.is_full}}".repeat(6) + &"{{/grain.is_full}}".repeat(6))), ErrorKind::TooDeep);
+    assert_eq!(fails("{{>partial}}"), ErrorKind::Unsupported(TagKind::Partial));
+    for excluded in ["{{&grain.content}}", "{{{grain.content}}}"] {
+        assert_eq!(fails(excluded), ErrorKind::Unsupported(TagKind::Unescaped), "{excluded}");
     }
-    // The lenient entry point renders such a template as nothing rather than failing.
-    let bad = def(None, &[(K::Element, "{{#grain.confidence}}")]);
-    assert_eq!(assemble(&req(bad, Budget::new(4000, BudgetUnit::Tokens), Disclosure::Standard)).text, "");
+    assert_eq!(fails("{{=<% %>=}}"), ErrorKind::Unsupported(TagKind::SetDelimiter));
 }
 
 #[test]
-fn definition_time_error_codes() {
-    let code = |t: TemplateDef| t.validate().unwrap_err().code;
-    assert!(def(Some(FormatName::Structured), &[(K::Element, "{{grain.content}}")]).validate().is_ok());
-    assert_eq!(code(def(Some(FormatName::Data), &[])), Code::E086);
-    assert_eq!(code(def(Some(FormatName::Json), &[])), Code::E086);
-    assert_eq!(code(def(Some(FormatName::Sml), &[])), Code::E087);
-    assert_eq!(code(def(None, &[(K::Element, "{{grain.secret}}")])), Code::E090);
-    assert_eq!(code(def(None, &[(K::Element, "{{#grain.secret}}x{{/grain.secret}}")])), Code::E090);
-    assert_eq!(code(def(None, &[(K::Element, "{{#each}}")])), Code::E091);
-    assert_eq!(code(def(None, &[(K::Element, &"x".repeat(4097))])), Code::E092);
-    assert_eq!(code(def(None, &[(K::Element, &("{{#each}}".repeat(6) + &"{{/each}}".repeat(6)))])), Code::E093);
-    assert_eq!(code(def(None, &[(K::Element, "{{>p}}")])), Code::E094);
-    assert_eq!(code(def(None, &[(K::Footer, "a"), (K::Footer, "b")])), Code::E095);
+fn section_text_is_trimmed_before_rendering() {
+    // The whitespace around a section's text is not output, whatever its first and last
+    // nodes are; whitespace a variable or a comment leaves is.
+    let t = def(
+        Some(FormatName::Compact),
+        &[(K::Header, "\n  {{! c }} [{{assembly.name}}]  \n"), (K::Element, "  {{grain.type}}  "), (K::Footer, "  ")],
+    );
+    let text = render(t);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], " [agent_context]");
+    assert_eq!(lines[1], "belief");
+    assert_eq!(lines.last(), Some(&"goal"));
 }
 
 #[test]
-fn registry_codes() {
-    let mut reg = TemplateRegistry::default();
-    assert!(reg.is_empty());
-    assert_eq!(reg.get("nope").unwrap_err().code, Code::E085);
-    reg.define("a", TemplateDef::default()).unwrap_or_else(|e| panic!("{e:?}"));
-    assert_eq!(reg.define("a", TemplateDef::default()).unwrap_err().code, Code::E088);
-    for i in 1..50 {
-        reg.define(&format!("t{i:02}"), TemplateDef::default()).unwrap_or_else(|e| panic!("{e:?}"));
-    }
-    assert_eq!(reg.len(), 50);
-    assert_eq!(reg.define("z", TemplateDef::default()).unwrap_err().code, Code::E089);
-    assert_eq!(reg.names().first().map(String::as_str), Some("a"));
-    assert!(reg.get("t49").is_ok());
+fn the_renderer_does_not_depend_on_the_checker() {
+    // Rendering has no say in what a template may contain, so the crate that renders must not
+    // reach the crate that judges (issue 16: one owner per meaning). Dev-dependencies may.
+    let manifest = include_str!("../Cargo.toml");
+    let deps = manifest
+        .split("\n[")
+        .find(|table| table.starts_with("dependencies]"))
+        .unwrap_or_else(|| panic!("no [dependencies] table in render/Cargo.toml"));
+    let names: Vec<&str> = deps
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(['=', '.']).next())
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && !n.starts_with('#'))
+        .collect();
+    assert!(names.contains(&"cal-grammar") && names.contains(&"cal-parser"), "{names:?}");
+    assert!(!names.contains(&"cal-checker"), "cal-render depends on cal-checker again: {names:?}");
+    assert!(!manifest.contains("[dependencies.cal-checker]"), "cal-render depends on cal-checker again");
 }

@@ -1,10 +1,8 @@
 //! §10.6: all ten grain types in SML, and templates (inline, EXTENDS, sections, caps).
 
 use cal_grammar::{FormatName, TemplateSectionKind as K};
-use cal_render::{
-    AssembleRequest, Budget, BudgetUnit, GrainInput, Output, ProjectionOptions, SourceInput, TemplateDef,
-    TemplateRegistry, assemble,
-};
+use cal_parser::template::Template;
+use cal_render::{AssembleRequest, Budget, BudgetUnit, GrainInput, Output, ProjectionOptions, SourceInput, assemble};
 use serde_json::{Value, json};
 
 const NOW: i64 = 1_773_565_200_000;
@@ -12,6 +10,10 @@ const MIN: i64 = 60_000;
 
 fn g(v: Value) -> GrainInput {
     cal_interp::fields::grain_input_from_json(&v, 1.0, "sha256:00").expect("a grain")
+}
+
+fn template(extends: Option<FormatName>, sections: &[(K, &str)]) -> Template {
+    Template::parse(extends, sections.iter().copied()).unwrap_or_else(|e| panic!("{sections:?}: {e:?}"))
 }
 
 fn ten() -> Vec<GrainInput> {
@@ -96,27 +98,29 @@ fn sml_escapes_attributes_and_text() {
 
 #[test]
 fn inline_template_and_extends() {
-    let inline = TemplateDef {
-        extends: None,
-        sections: vec![(
+    let inline = template(
+        None,
+        &[(
             K::Element,
-            "\n- [{{grain.type}}] {{grain.content}}{{#grain.confidence}} ({{grain.confidence}}){{/grain.confidence}}\n"
-                .into(),
+            "\n- [{{grain.type}}] {{grain.content}}{{#grain.confidence}} ({{grain.confidence}}){{/grain.confidence}}\n",
         )],
-    };
+    );
     let out = assemble(&req(Output::Template(inline)));
     let lines: Vec<&str> = out.text.lines().collect();
     assert_eq!(lines[0], "## Context: helping alice prepare her Q1 engineering review"); // inherited from readable
     assert!(lines.contains(&"- [belief] prefers dark mode in all tools (0.95)"));
     assert!(lines.contains(&"- [goal] complete Q1 engineering review presentation"));
 
-    let semantic = TemplateDef {
-        extends: Some(FormatName::Structured),
-        sections: vec![(
-            K::Element,
-            r#"<{{grain.type}} subject="{{grain.subject}}"{{#grain.confidence}} confidence="{{grain.confidence}}"{{/grain.confidence}}>{{grain.content}}</{{grain.type}}>"#.into(),
-        ), (K::Footer, "{{! closing }}</context>{{^grain.is_full}}{{/grain.is_full}}".into())],
-    };
+    let semantic = template(
+        Some(FormatName::Structured),
+        &[
+            (
+                K::Element,
+                r#"<{{grain.type}} subject="{{grain.subject}}"{{#grain.confidence}} confidence="{{grain.confidence}}"{{/grain.confidence}}>{{grain.content}}</{{grain.type}}>"#,
+            ),
+            (K::Footer, "{{! closing }}</context>{{^grain.is_full}}{{/grain.is_full}}"),
+        ],
+    );
     let t = assemble(&req(Output::Template(semantic))).text;
     assert!(t.starts_with("<context intent=\"helping alice prepare her Q1 engineering review\">\n"));
     assert!(t.contains("<belief subject=\"alice\" confidence=\"0.95\">prefers dark mode in all tools</belief>"));
@@ -125,13 +129,10 @@ fn inline_template_and_extends() {
 
 #[test]
 fn each_is_capped_and_output_is_bounded() {
-    let each = TemplateDef {
-        extends: Some(FormatName::Compact),
-        sections: vec![
-            (K::Header, "{{#each}}x{{/each}}".into()),
-            (K::Element, "{{^grain.is_summary}}{{/grain.is_summary}}".into()),
-        ],
-    };
+    let each = template(
+        Some(FormatName::Compact),
+        &[(K::Header, "{{#each}}x{{/each}}"), (K::Element, "{{^grain.is_summary}}{{/grain.is_summary}}")],
+    );
     let mut r = req(Output::Template(each));
     r.sources[0].grains =
         (0..300).map(|i| g(json!({"type":"event","role":"user","content":format!("m{i}")}))).collect();
@@ -139,16 +140,4 @@ fn each_is_capped_and_output_is_bounded() {
     assert_eq!(assemble(&r).text, "x".repeat(200));
     r.budget = Budget::new(50, BudgetUnit::Tokens);
     assert!(assemble(&r).text.chars().count() <= 100);
-}
-
-#[test]
-fn registry_codes() {
-    let mut reg = TemplateRegistry::default();
-    assert!(reg.define("a", TemplateDef::default()).is_ok());
-    assert_eq!(reg.define("a", TemplateDef::default()).unwrap_err().code, cal_grammar::Code::E088);
-    for i in 1..50 {
-        assert!(reg.define(&format!("t{i}"), TemplateDef::default()).is_ok());
-    }
-    assert_eq!(reg.define("z", TemplateDef::default()).unwrap_err().code, cal_grammar::Code::E089);
-    assert_eq!(reg.get("nope").unwrap_err().code, cal_grammar::Code::E085);
 }

@@ -3,8 +3,8 @@
 
 use super::context::{self, Place};
 use super::{docs, ebnf};
-use cal_checker::mustache::VARIABLES;
 use cal_grammar::fields::{self, FieldInfo};
+use cal_grammar::templates::VARIABLES;
 use cal_grammar::{
     BudgetUnit, ConsistencyKind, DescribeTarget, DisclosureLevel, FormatName, GrainType, Keyword, RelationCategory,
     Span, StreamEvents, WithOptionName, enums,

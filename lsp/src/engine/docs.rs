@@ -3,9 +3,9 @@
 //! copy of them, so the editor always says what the checker enforces.
 
 use super::ebnf;
-use cal_checker::mustache::TemplateVariable;
 use cal_grammar::fields::FieldInfo;
 use cal_grammar::relations::{MG_RELATIONS, MgRelation, category_members, lookup_relation};
+use cal_grammar::templates::TemplateVariable;
 use cal_grammar::{Code, FormatName, GrainType, Keyword, RelationCategory, fields};
 use std::fmt::Write as _;
 
