@@ -121,14 +121,7 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
     }
     let before_dedup = stream::counts(&resolved);
     if let Some(field) = &a.dedup {
-        let mut seen: HashSet<String> = HashSet::new();
-        for label in &a.priority {
-            if let Some((_, Resolved::Rows(rows, _))) = resolved.iter_mut().find(|(l, _)| l == label) {
-                rows.retain(|r| {
-                    fields::value(&r.hit, field).is_none_or(|v| seen.insert(oms::json::to_json(&v).to_string()))
-                });
-            }
-        }
+        dedup_across_sources(&mut resolved, &a.priority, field);
     }
     stream::dedup_completed(cx, a, &before_dedup, &resolved);
     let stopped = stopped || stream::stop(cx);
@@ -177,6 +170,27 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
     m.insert("formatted_context".into(), Json::Object(formatted));
     stream::finish(cx, a, &mut m);
     Ok(m)
+}
+
+/// What makes two grains copies under `dedup(field)`: the same grain type and the same value of
+/// the field. A grain without the field has no key and is never a copy.
+fn dedup_key(row: &Row, field: &str) -> Option<(String, String)> {
+    let value = fields::value(&row.hit, field)?;
+    let kind = row.hit.grain().grain_type().name().unwrap_or_default().to_string();
+    Some((kind, oms::json::to_json(&value).to_string()))
+}
+
+/// `WITH dedup(field)` (§8.2 phase 2, docs/spec-decisions-interp.md W7): in PRIORITY order, a
+/// source loses the grains whose key ([`dedup_key`]) a higher-priority source already holds.
+/// Deduplication is across sources only: grains of one source never remove each other (two
+/// goals about alice in one source are two goals), and a grain lacking the field is kept.
+fn dedup_across_sources(resolved: &mut [(String, Resolved)], priority: &[String], field: &str) {
+    let mut held: HashSet<(String, String)> = HashSet::new();
+    for label in priority {
+        let Some((_, Resolved::Rows(rows, _))) = resolved.iter_mut().find(|(l, _)| l == label) else { continue };
+        rows.retain(|r| dedup_key(r, field).is_none_or(|k| !held.contains(&k)));
+        held.extend(rows.iter().filter_map(|r| dedup_key(r, field)));
+    }
 }
 
 /// ASSEMBLE phases 3–5 (§8.2) by cal-render: the sources that returned grains, in PRIORITY
