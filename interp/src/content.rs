@@ -4,8 +4,8 @@
 //! `formatted`, §10.9.8) or an ASSEMBLE (`FORMAT …`, the response's
 //! `formatted_context`). Token counts are cal-render's exact o200k_base counts.
 
-use cal_grammar::FormatName;
 use cal_grammar::limits::DEFAULT_BUDGET_TOKENS;
+use cal_grammar::{FormatName, GrainType};
 use cal_parser::ast::{ProjectSpec, WithClause, WithKind};
 use cal_render::{Disclosure, GrainInput, Project, ProjectionOptions};
 use serde_json::{Map, Value as Json};
@@ -58,9 +58,11 @@ pub fn projection_options(
 }
 
 /// RECALL `AS fmt`: the rendered text as `formatted` with its `format`; its exact tokens are
-/// added to the envelope's `tokens_used`.
+/// added to the envelope's `tokens_used`. `grain_type` is the queried type (`RECALL beliefs`),
+/// which names an empty result's TOON header (`beliefs[0]{…}:`).
 pub fn recall_formatted(
     cx: &mut Ctx<'_>,
+    grain_type: Option<GrainType>,
     rows: &[Row],
     format: FormatName,
     with: Option<&WithClause>,
@@ -69,7 +71,7 @@ pub fn recall_formatted(
 ) -> Map<String, Json> {
     let opts = projection_options(cx, with, DEFAULT_BUDGET_TOKENS, limit, project);
     let grains: Vec<GrainInput> = rows.iter().map(grain_input).collect();
-    let (text, tokens) = cal_render::render_recall(&grains, format, &opts);
+    let (text, tokens) = cal_render::render_recall_of(grain_type, &grains, format, &opts);
     cx.stats.tokens += tokens as u64;
     let mut m = Map::new();
     m.insert("formatted".into(), text.into());

@@ -21,7 +21,8 @@ pub mod time;
 pub mod tokens;
 
 pub use assemble::{
-    AssembleRequest, Assembled, Output, SourceInput, SourceReport, assemble, render_recall, try_assemble,
+    AssembleRequest, Assembled, Output, SourceInput, SourceReport, assemble, render_recall, render_recall_of,
+    try_assemble,
 };
 pub use budget::{Budget, BudgetUnit};
 pub use grain::GrainInput;
