@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Assemble, Batch, FormatKind};
 use cal_planner::{AssemblePlan, Node, RecallPlan, SourcePlan};
-use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport, TemplateDef};
+use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport, TemplateDef, Tier};
 use serde_json::{Map, Value as Json, json};
 
 use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
@@ -196,7 +196,8 @@ fn dedup_across_sources(resolved: &mut [(String, Resolved)], priority: &[String]
 /// ASSEMBLE phases 3–5 (§8.2) by cal-render: the sources that returned grains, in PRIORITY
 /// order, are allocated the budget, formatted (FORMAT, default markdown) and counted. Sources
 /// that failed or returned values take no share, so their budget goes to the others.
-/// Returns `formatted_context` (`text`, `format`, `tokens`) and the per-source reports.
+/// Returns `formatted_context` (`text`, `format`, `tokens`; with bare `progressive_disclosure`
+/// also `tier` and `tiers`, see [`content::tiers_json`]) and the per-source reports of the text.
 fn render_assembly(
     cx: &mut Ctx<'_>,
     a: &AssemblePlan,
@@ -244,7 +245,18 @@ fn render_assembly(
     };
     let format = crate::auto_toon::select(cx, ast, &mut req).unwrap_or(format);
     let format_span = ast.format.as_ref().map(|f| f.span).unwrap_or_default();
-    let out = cal_render::try_assemble(&req).map_err(|e| crate::templates::render_error(e, format_span))?;
+    let render_error = |e| crate::templates::render_error(e, format_span);
+    // Bare `progressive_disclosure`: all three tiers (§8.2 phase 4); the text shown is the one
+    // the budget picked (§14.3), the others go beside it.
+    let (out, tiers) = if content::tiered(ast.with.as_ref()) {
+        let tiers = cal_render::assemble_tiers(&req).map_err(render_error)?;
+        let shown = Tier::of(req.projection.disclosure);
+        let out = tiers.iter().find(|(t, _)| *t == shown).map(|(_, o)| o.clone());
+        let out = out.ok_or_else(|| bug(format_span, "no tier for the chosen disclosure"))?;
+        (out, Some((shown, content::tiers_json(&tiers))))
+    } else {
+        (cal_render::try_assemble(&req).map_err(render_error)?, None)
+    };
     if budget.unit == BudgetUnit::Tokens && out.text.is_empty() {
         cx.stats.note(format!(
             "BUDGET {} tokens is smaller than the {format} output's empty envelope: the formatted text is empty",
@@ -255,5 +267,9 @@ fn render_assembly(
     f.insert("text".into(), out.text.into());
     f.insert("format".into(), format.into());
     f.insert("tokens".into(), out.tokens.into());
+    if let Some((shown, tiers)) = tiers {
+        f.insert("tier".into(), shown.as_str().into());
+        f.insert("tiers".into(), tiers);
+    }
     Ok((f, out.sources))
 }
