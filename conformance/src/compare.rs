@@ -1,7 +1,8 @@
 //! Judging answers: what a case expects against what the implementation said.
 //! Required checks decide pass or fail; SHOULD checks (positions,
 //! suggestions, examples, JSON pointers — CAL §22.1 "SHOULD include") are
-//! recorded separately and never fail a case.
+//! recorded separately and never fail a case. Formatted TOON is compared up to its
+//! row layout ([`crate::toon_layout`]).
 
 use crate::case::{ExecuteExpect, ParseExpect, Position};
 use serde::Serialize;
@@ -201,9 +202,21 @@ pub fn execute(expect: &ExecuteExpect, result: &Value, ordered_allowed: bool) ->
             continue;
         }
         let actual = response.pointer(pointer).cloned().unwrap_or(Value::Null);
-        j.require(&format!("field {pointer}"), json_eq(expected, &actual), expected.clone(), actual);
+        let ok = json_eq(expected, &actual) || same_toon(&response, pointer, expected, &actual);
+        j.require(&format!("field {pointer}"), ok, expected.clone(), actual);
     }
     j
+}
+
+/// True when `pointer` names formatted text whose format is TOON (a sibling `"format":
+/// "toon"`: RECALL's `formatted`, ASSEMBLE's `formatted_context.text`) and the two texts are
+/// the same TOON document up to the row layout: §10.9.3's depth-0 rows or TOON v3's indented
+/// ones ([`crate::toon_layout`]).
+fn same_toon(response: &Value, pointer: &str, expected: &Value, actual: &Value) -> bool {
+    let (Some(want), Some(got)) = (expected.as_str(), actual.as_str()) else { return false };
+    let parent = pointer.rsplit_once('/').map_or("", |(p, _)| p);
+    let format = response.pointer(&format!("{parent}/format")).and_then(Value::as_str);
+    format == Some("toon") && crate::toon_layout::same(want, got)
 }
 
 fn multiset(items: &[String]) -> BTreeMap<&str, usize> {
@@ -212,4 +225,40 @@ fn multiset(items: &[String]) -> BTreeMap<&str, usize> {
         *m.entry(i.as_str()).or_insert(0) += 1;
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = "beliefs[2]{subject,content,confidence}:\nalice,prefers dark mode,0.95\nalice,prefers vim,0.9";
+    const TOON_V3: &str =
+        "beliefs[2]{subject,content,confidence}:\n  alice,prefers dark mode,0.95\n  alice,prefers vim,0.9";
+
+    fn judge(pointer: &str, expected: &str, response: Value) -> Judgement {
+        let mut expect = ExecuteExpect::default();
+        expect.fields.insert(pointer.to_string(), json!(expected));
+        let result = json!({ "response": response, "store_digest_before": "d", "store_digest_after": "d" });
+        execute(&expect, &result, true)
+    }
+
+    #[test]
+    fn formatted_toon_matches_in_either_row_layout() {
+        for (want, got) in [(SPEC, TOON_V3), (TOON_V3, SPEC), (SPEC, SPEC)] {
+            let j = judge("/formatted", want, json!({ "formatted": got, "format": "toon" }));
+            assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+        }
+        let assemble = json!({ "formatted_context": { "text": TOON_V3, "format": "toon" } });
+        assert!(judge("/formatted_context/text", SPEC, assemble).mismatches.is_empty());
+        let batch = json!({ "results": { "a": { "formatted": TOON_V3, "format": "toon" } } });
+        assert!(judge("/results/a/formatted", SPEC, batch).mismatches.is_empty());
+    }
+
+    #[test]
+    fn only_toon_is_normalized_and_only_its_layout() {
+        let markdown = json!({ "formatted": TOON_V3, "format": "markdown" });
+        assert_eq!(judge("/formatted", SPEC, markdown).mismatches.len(), 1, "not TOON: compared as is");
+        let other = json!({ "formatted": TOON_V3.replace("0.9", "0.8"), "format": "toon" });
+        assert_eq!(judge("/formatted", SPEC, other).mismatches.len(), 1, "a different table");
+    }
 }

@@ -5,7 +5,7 @@
 //! generated variants ([`generate`], [`limits`]), runs every case against an
 //! [`Implementation`] — ours in-process ([`inprocess`]), or any engine through
 //! the JSON-lines protocol of `PROTOCOL.md` ([`subprocess`]) — judges the
-//! answers ([`compare`]), certifies a level (CAL §24, [`certify`]) and writes
+//! answers ([`compare`], TOON up to its row layout: [`toon_layout`]), certifies a level (CAL §24, [`certify`]) and writes
 //! the reports ([`report`]). [`stats`] measures the corpus itself, and
 //! [`seeds`] turns it into fuzzing seeds. [`adapter`] serves our toolchain
 //! over the protocol (`cal conformance adapter`).
@@ -29,6 +29,7 @@ pub mod runner;
 pub mod seeds;
 pub mod stats;
 pub mod subprocess;
+pub mod toon_layout;
 
 pub use case::{Case, Flag, Kind, Level};
 pub use implementation::Implementation;

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
 use crate::context::{Ctx, Resolved};
 use crate::projection;
-use crate::stream::events::{BudgetInfo, EventBody, SourceAllocation, SourceDedup, StreamInfo, Summary};
+use crate::stream::events::{BudgetInfo, EventBody, SourceAllocation, SourceDedup, StreamInfo, Summary, TierInfo};
 use crate::stream::{Emitter, StreamOptions};
 
 /// `asm_` and the first eight hex digits of SHA-256 over the query hash, the clock and the user:
@@ -174,6 +174,23 @@ fn chosen_by(ast: &Assemble) -> &'static str {
     }
 }
 
+/// The figures of `formatted_context.tiers` (bare `progressive_disclosure`) for
+/// `disclosure_decided`, in order; none without tiers. Their texts are not streamed: the chunks
+/// deliver the tier shown, and the response carries all three (docs/streaming.md).
+fn tier_infos(formatted: &Map<String, Json>) -> Vec<TierInfo> {
+    let Some(Json::Object(tiers)) = formatted.get("tiers") else { return Vec::new() };
+    let num = |t: &Json, k: &str| t.get(k).and_then(Json::as_u64).unwrap_or(0) as usize;
+    tiers
+        .iter()
+        .map(|(name, t)| TierInfo {
+            tier: name.clone(),
+            level: t.get("level").and_then(Json::as_str).unwrap_or_default().to_string(),
+            tokens: num(t, "tokens"),
+            grains: num(t, "grains"),
+        })
+        .collect()
+}
+
 /// The grains each rendered source contributed to the text, in the order of `reports`.
 fn included(resolved: &[(String, Resolved)], reports: &[SourceReport]) -> Vec<SourceInput> {
     reports
@@ -242,6 +259,7 @@ pub(crate) fn deliver(
     em.emit(EventBody::DisclosureDecided {
         level: projection.disclosure.as_str().to_string(),
         chosen_by: chosen_by(ast).to_string(),
+        tiers: tier_infos(formatted),
     });
     let layout = Layout { format, sources: &sources, projection: &projection };
     let chunking = chunk::chunk(&text, &layout, em.options.chunk_size);
@@ -333,6 +351,9 @@ fn partial(
     formatted.insert("text".into(), text.into());
     formatted.insert("tokens".into(), tokens.into());
     formatted.insert("partial".into(), true.into());
+    // The tiers were never delivered: the partial result is what the chunks carried.
+    formatted.remove("tier");
+    formatted.remove("tiers");
     for rep in reports.iter_mut() {
         let Some(k) = kept.iter().find(|s| s.label == rep.label) else { continue };
         let n = k.grains.len();

@@ -8,12 +8,12 @@ use std::collections::HashSet;
 use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Assemble, FormatKind};
 use cal_planner::{AssemblePlan, SourcePlan};
-use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport};
+use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport, Tier};
 use serde_json::{Map, Value as Json, json};
 
 use crate::assembly_stream as stream;
 use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
-use crate::context::{Bound, Ctx, Resolved, bug};
+use crate::context::{Bound, Ctx, Resolved, Row, bug};
 use crate::errors::diagnostic_json;
 use crate::fields;
 use crate::recall::{self, stages::Flow, stages::Shaping};
@@ -60,14 +60,7 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
     }
     let before_dedup = stream::counts(&resolved);
     if let Some(field) = &a.dedup {
-        let mut seen: HashSet<String> = HashSet::new();
-        for label in &a.priority {
-            if let Some((_, Resolved::Rows(rows, _))) = resolved.iter_mut().find(|(l, _)| l == label) {
-                rows.retain(|r| {
-                    fields::value(&r.hit, field).is_none_or(|v| seen.insert(oms::json::to_json(&v).to_string()))
-                });
-            }
-        }
+        dedup_across_sources(&mut resolved, &a.priority, field);
     }
     stream::dedup_completed(cx, a, &before_dedup, &resolved);
     let stopped = stopped || stream::stop(cx);
@@ -118,10 +111,32 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
     Ok(m)
 }
 
+/// What makes two grains copies under `dedup(field)`: the same grain type and the same value of
+/// the field. A grain without the field has no key and is never a copy.
+fn dedup_key(row: &Row, field: &str) -> Option<(String, String)> {
+    let value = fields::value(&row.hit, field)?;
+    let kind = row.hit.grain().grain_type().name().unwrap_or_default().to_string();
+    Some((kind, oms::json::to_json(&value).to_string()))
+}
+
+/// `WITH dedup(field)` (§8.2 phase 2, docs/spec-decisions-interp.md W7): in PRIORITY order, a
+/// source loses the grains whose key ([`dedup_key`]) a higher-priority source already holds.
+/// Deduplication is across sources only: grains of one source never remove each other (two
+/// goals about alice in one source are two goals), and a grain lacking the field is kept.
+fn dedup_across_sources(resolved: &mut [(String, Resolved)], priority: &[String], field: &str) {
+    let mut held: HashSet<(String, String)> = HashSet::new();
+    for label in priority {
+        let Some((_, Resolved::Rows(rows, _))) = resolved.iter_mut().find(|(l, _)| l == label) else { continue };
+        rows.retain(|r| dedup_key(r, field).is_none_or(|k| !held.contains(&k)));
+        held.extend(rows.iter().filter_map(|r| dedup_key(r, field)));
+    }
+}
+
 /// ASSEMBLE phases 3–5 (§8.2) by cal-render: the sources that returned grains, in PRIORITY
 /// order, are allocated the budget, formatted (FORMAT, default markdown) and counted. Sources
 /// that failed or returned values take no share, so their budget goes to the others.
-/// Returns `formatted_context` (`text`, `format`, `tokens`) and the per-source reports.
+/// Returns `formatted_context` (`text`, `format`, `tokens`; with bare `progressive_disclosure`
+/// also `tier` and `tiers`, see [`content::tiers_json`]) and the per-source reports of the text.
 fn render_assembly(
     cx: &mut Ctx<'_>,
     a: &AssemblePlan,
@@ -167,7 +182,17 @@ fn render_assembly(
         projection,
     };
     let format = crate::auto_toon::select(cx, ast, &mut req).unwrap_or(format);
-    let out = cal_render::assemble(&req);
+    // Bare `progressive_disclosure`: all three tiers (§8.2 phase 4); the text shown is the one
+    // the budget picked (§14.3), the others go beside it.
+    let (out, tiers) = if content::tiered(ast.with.as_ref()) {
+        let tiers = cal_render::assemble_tiers(&req);
+        let shown = Tier::of(req.projection.disclosure);
+        let out = tiers.iter().find(|(t, _)| *t == shown).map(|(_, o)| o.clone());
+        let out = out.ok_or_else(|| bug(Default::default(), "no tier for the chosen disclosure"))?;
+        (out, Some((shown, content::tiers_json(&tiers))))
+    } else {
+        (cal_render::assemble(&req), None)
+    };
     if budget.unit == BudgetUnit::Tokens && out.text.is_empty() {
         cx.stats.note(format!(
             "BUDGET {} tokens is smaller than the {format} output's empty envelope: the formatted text is empty",
@@ -178,5 +203,9 @@ fn render_assembly(
     f.insert("text".into(), out.text.into());
     f.insert("format".into(), format.into());
     f.insert("tokens".into(), out.tokens.into());
+    if let Some((shown, tiers)) = tiers {
+        f.insert("tier".into(), shown.as_str().into());
+        f.insert("tiers".into(), tiers);
+    }
     Ok((f, out.sources))
 }

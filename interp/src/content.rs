@@ -4,11 +4,11 @@
 //! `formatted`, §10.9.8) or an ASSEMBLE (`FORMAT …`, the response's
 //! `formatted_context`). Token counts are cal-render's exact o200k_base counts.
 
-use cal_grammar::FormatName;
 use cal_grammar::limits::DEFAULT_BUDGET_TOKENS;
+use cal_grammar::{FormatName, GrainType};
 use cal_parser::ast::{ProjectSpec, WithClause, WithKind};
-use cal_render::{Disclosure, GrainInput, Project, ProjectionOptions};
-use serde_json::{Map, Value as Json};
+use cal_render::{Assembled, Disclosure, GrainInput, Project, ProjectionOptions, Tier};
+use serde_json::{Map, Value as Json, json};
 
 use crate::context::{Ctx, Row};
 
@@ -35,8 +35,8 @@ pub fn project_of(specs: &[ProjectSpec]) -> Project {
 }
 
 /// Projection options from WITH: `progressive_disclosure(level)` picks the level,
-/// `progressive_disclosure` alone lets the budget (and LIMIT) pick it (§14.3), no option means
-/// standard; `iso_timestamps` opts out of relative times (§10.3.4). The clock is the request's.
+/// `progressive_disclosure` alone lets the budget (and LIMIT) pick it (§14.3; for an ASSEMBLE,
+/// the tier shown first, the others beside it: [`tiered`]), no option means standard; `iso_timestamps` opts out of relative times (§10.3.4). The clock is the request's.
 pub fn projection_options(
     cx: &Ctx<'_>,
     with: Option<&WithClause>,
@@ -57,10 +57,37 @@ pub fn projection_options(
     o
 }
 
+/// Whether the WITH clause asks for progressive disclosure without a level (its last
+/// `progressive_disclosure` option is bare): an ASSEMBLE then returns §8.2's three tiers.
+pub fn tiered(with: Option<&WithClause>) -> bool {
+    with.map(|w| w.options.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find_map(|o| if let WithKind::ProgressiveDisclosure(level) = &o.kind { Some(level.is_none()) } else { None })
+        .unwrap_or(false)
+}
+
+/// `formatted_context.tiers` (§8.2 phase 4, docs/spec-decisions-interp.md W8): per tier, in
+/// order (`summary`, `headlines`, `full`), its text, exact tokens, grains and §14.3 level.
+pub fn tiers_json(tiers: &[(Tier, Assembled)]) -> Json {
+    let mut m = Map::new();
+    for (tier, out) in tiers {
+        let grains: usize = out.sources.iter().map(|s| s.grains).sum();
+        m.insert(
+            tier.as_str().into(),
+            json!({ "text": out.text, "tokens": out.tokens, "grains": grains, "level": tier.disclosure().as_str() }),
+        );
+    }
+    Json::Object(m)
+}
+
 /// RECALL `AS fmt`: the rendered text as `formatted` with its `format`; its exact tokens are
-/// added to the envelope's `tokens_used`.
+/// added to the envelope's `tokens_used`. `grain_type` is the queried type (`RECALL beliefs`),
+/// which names an empty result's TOON header (`beliefs[0]{…}:`).
 pub fn recall_formatted(
     cx: &mut Ctx<'_>,
+    grain_type: Option<GrainType>,
     rows: &[Row],
     format: FormatName,
     with: Option<&WithClause>,
@@ -69,7 +96,7 @@ pub fn recall_formatted(
 ) -> Map<String, Json> {
     let opts = projection_options(cx, with, DEFAULT_BUDGET_TOKENS, limit, project);
     let grains: Vec<GrainInput> = rows.iter().map(grain_input).collect();
-    let (text, tokens) = cal_render::render_recall(&grains, format, &opts);
+    let (text, tokens) = cal_render::render_recall_of(grain_type, &grains, format, &opts);
     cx.stats.tokens += tokens as u64;
     let mut m = Map::new();
     m.insert("formatted".into(), text.into());

@@ -121,6 +121,24 @@ fn recall_as_toon_returns_the_table() {
 }
 
 #[test]
+fn recall_as_toon_indents_rows_and_prints_the_header_of_an_empty_result() {
+    let f = fixture();
+    let r = f.run(r#"RECALL beliefs WHERE subject = "alice" | LIMIT 2 AS toon"#);
+    let t = r["formatted"].as_str().unwrap_or_default();
+    assert!(t.lines().skip(1).all(|row| row.starts_with("  ")), "rows under the header (TOON v3): {t}");
+    let empty = f.run(r#"RECALL beliefs WHERE subject = "nobody" AS toon"#);
+    assert_eq!(empty["formatted"], "beliefs[0]{subject,content,confidence}:", "{empty}");
+    assert_eq!(
+        empty["_cal"]["budget"]["tokens_used"],
+        cal_render::tokens::count("beliefs[0]{subject,content,confidence}:")
+    );
+    let summary = f.run(r#"RECALL goals WHERE subject = "nobody" WITH progressive_disclosure(summary) AS toon"#);
+    assert_eq!(summary["formatted"], "goals[0]{subject,content}:");
+    let untyped = f.run(r#"RECALL WHERE subject = "nobody" AS toon"#);
+    assert_eq!(untyped["formatted"], "[0]:", "no type was queried: {untyped}");
+}
+
+#[test]
 fn formatting_is_deterministic() {
     let f = fixture();
     for q in [

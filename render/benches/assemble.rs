@@ -1,9 +1,10 @@
 //! The §8.2 four-source ASSEMBLE, end to end (parse → check → plan → execute → render →
 //! formatted text), on a generated store of 1,000,000 grains (`CAL_BENCH_N` changes the size)
 //! with `BUDGET 2000 tokens`, in markdown, SML and TOON. Two queries: the spec's text verbatim
-//! (whose `dedup(subject)` keeps one grain per subject, so little reaches the budget), and the
-//! same without `dedup` (about 40 candidates competing for 2,000 tokens: allocation, trimming
-//! and filling all run). The store is built once per process. Run with
+//! (whose cross-source `dedup(subject)` drops the `history` beliefs that `beliefs` already
+//! holds), and the same without `dedup` (about 40 candidates competing for 2,000 tokens:
+//! allocation, trimming and filling all run). Both say `WITH progressive_disclosure`, so both
+//! assemble §8.2's three tiers. The store is built once per process. Run with
 //! `cargo bench -p cal-render --bench assemble`; figures in docs/performance-render.md.
 //!
 //! The store: 50,000 subjects (`user-N`, and `alice`) with beliefs (65%), events (20%), goals

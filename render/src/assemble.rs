@@ -1,7 +1,7 @@
 //! ASSEMBLE's content phases (§8.2 phases 3–5): budget allocation over the
 //! sources' candidate grains, disclosure, formatting, and exact token counts.
 
-use cal_grammar::FormatName;
+use cal_grammar::{FormatName, GrainType};
 
 use crate::budget::{Allocation, Budget, BudgetUnit, allocate, weights};
 use crate::formats::{self, Assembly, Doc, Source};
@@ -105,9 +105,9 @@ fn element_cost(req: &AssembleRequest, e: &Element) -> usize {
                 // and counting just it is one small count instead of two.
                 Some(part) => tokens::count(&part).max(1),
                 // TOON's header carries the row count, so the documents differ in two places;
-                // a row is the last line, indented as ASSEMBLE writes it.
+                // a row is the last line, indented under its header as ASSEMBLE writes it.
                 None if f.resolve() == FormatName::Toon => {
-                    one.lines().last().map_or(1, |row| tokens::count(&format!("  {row}\n")).max(1))
+                    one.lines().last().map_or(1, |row| tokens::count(&format!("{row}\n")).max(1))
                 }
                 None => tokens::count(&both).saturating_sub(tokens::count(&one)).max(1),
             }
@@ -341,10 +341,28 @@ fn reports(
         .collect()
 }
 
-/// Formats a RECALL result (`AS format`) and counts its tokens.
+/// Formats a RECALL result (`AS format`) and counts its tokens. The grain type of an empty
+/// result is unknown here; [`render_recall_of`] takes the queried one.
 pub fn render_recall(grains: &[GrainInput], format: FormatName, opts: &ProjectionOptions) -> (String, usize) {
-    let els: Vec<Element> = grains.iter().map(|g| project(g, opts)).collect();
-    let text = formats::render(format, Doc::Recall(&els), opts);
+    render_recall_of(None, grains, format, opts)
+}
+
+/// [`render_recall`] for a RECALL of `grain_type` (`RECALL beliefs …`; `None` when the query
+/// names no type). The type matters only when no grain came back: TOON then prints the type's
+/// header with `[0]` (`beliefs[0]{subject,content,confidence}:`), which decodes to an empty
+/// array, rather than an empty document (§10.9.3 with N = 0).
+pub fn render_recall_of(
+    grain_type: Option<GrainType>,
+    grains: &[GrainInput],
+    format: FormatName,
+    opts: &ProjectionOptions,
+) -> (String, usize) {
+    let text = if grains.is_empty() && format.resolve() == FormatName::Toon {
+        formats::toon::empty_recall(grain_type, opts.disclosure, opts.project.as_ref())
+    } else {
+        let els: Vec<Element> = grains.iter().map(|g| project(g, opts)).collect();
+        formats::render(format, Doc::Recall(&els), opts)
+    };
     let n = tokens::count(&text);
     (text, n)
 }

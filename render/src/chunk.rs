@@ -146,8 +146,9 @@ fn blocks(format: FormatName, layout: &Layout<'_>) -> Vec<(ElementRef, Vec<Strin
                 for (_, idx) in groups {
                     let group: Vec<Element> = idx.iter().map(|&i| source[i].clone()).collect();
                     let rendered = toon::recall(&group, layout.projection.disclosure, projected);
+                    // A RECALL's rows are indented under their header as an ASSEMBLE's are.
                     for (&i, row) in idx.iter().zip(rendered.split('\n').skip(1)) {
-                        out.push((at(i), vec![format!("  {row}")]));
+                        out.push((at(i), vec![row.to_string()]));
                     }
                 }
             }

@@ -5,47 +5,19 @@
 //! Needs node and `npm ci --prefix render/tests/toon-decode` (see render/build.rs); without
 //! them the test is reported as ignored with that reason. Under `CI=true` it always runs.
 //!
-//! One documented difference: §10.9.3 puts RECALL rows at depth 0, which TOON v3 decoders
-//! reject ("Expected N tabular rows, but got 0"); the test indents RECALL rows by two spaces
-//! before decoding and checks that this is the only change (docs/spec-decisions-render.md).
+//! Every text is decoded exactly as we emit it. §10.9.3 prints RECALL rows at depth 0, which
+//! TOON v3 decoders reject ("Expected N tabular rows, but got 0"); we indent them under their
+//! header as TOON v3 requires (the erratum is in docs/spec-decisions-render.md).
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use cal_grammar::FormatName;
+use cal_grammar::{FormatName, GrainType};
 use cal_render::formats::{self, Doc};
 use cal_render::project::{Element, project};
-use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, assemble};
-use common::{LEVELS, TYPES, grains, opts};
+use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, Project, ProjectionOptions, SourceInput, assemble};
+use cal_render::{GrainInput, render_recall, render_recall_of};
+use common::{LEVELS, TYPES, grains, opts, toon_decode as decode};
 use serde_json::Value;
-
-fn decode(texts: &[String]) -> Vec<Result<Value, String>> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/toon-decode");
-    let mut child = Command::new("node")
-        .arg("decode.mjs")
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("node is needed (npm ci --prefix render/tests/toon-decode): {e}"));
-    let input = serde_json::to_vec(texts).unwrap_or_default();
-    child.stdin.take().map(|mut s| s.write_all(&input)).transpose().unwrap_or_else(|e| panic!("stdin: {e}"));
-    let out = child.wait_with_output().unwrap_or_else(|e| panic!("node: {e}"));
-    assert!(
-        out.status.success(),
-        "decode.mjs failed: is node_modules installed? {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("decode.mjs output: {e}"));
-    v.into_iter()
-        .map(|r| match r.get("ok") {
-            Some(ok) => Ok(ok.clone()),
-            None => Err(r["error"].as_str().unwrap_or("?").to_string()),
-        })
-        .collect()
-}
 
 /// The JSON format's data for `els`: what the TOON rows must decode to.
 fn meant(els: &[Element]) -> Vec<Value> {
@@ -74,12 +46,6 @@ fn check_rows(what: &str, rows: &[Value], want: &[Value]) {
     }
 }
 
-fn indent_rows(text: &str) -> String {
-    let mut lines = text.lines();
-    let head = lines.next().unwrap_or_default().to_string();
-    std::iter::once(head).chain(lines.map(|l| format!("  {l}"))).collect::<Vec<_>>().join("\n")
-}
-
 #[test]
 #[cfg_attr(not(toon_node), ignore = "needs node and `npm ci --prefix render/tests/toon-decode`")]
 fn recall_toon_decodes_to_the_json_data() {
@@ -90,15 +56,15 @@ fn recall_toon_decodes_to_the_json_data() {
             let o = opts(level);
             let els: Vec<Element> = grains(kind).iter().map(|g| project(g, &o)).collect();
             let text = formats::render(FormatName::Toon, Doc::Recall(&els), &o);
-            assert!(text.lines().skip(1).all(|l| !l.starts_with(' ')), "§10.9.3: rows at depth 0");
-            texts.push(indent_rows(&text));
+            assert!(text.lines().skip(1).all(|l| l.starts_with("  ")), "rows indented under the header");
+            texts.push(text);
             cases.push((format!("RECALL {kind} {name}"), els));
         }
     }
     for (r, (what, els)) in decode(&texts).into_iter().zip(&cases) {
         let v = r.unwrap_or_else(|e| panic!("{what}: the official decoder rejects our TOON: {e}"));
         let obj = v.as_object().unwrap_or_else(|| panic!("{what}: {v}"));
-        assert_eq!(obj.len(), 1, "{what}: one root array");
+        assert_eq!(obj.len(), 1, "{what}: one keyed array");
         let (key, rows) = obj.iter().next().unwrap_or_else(|| panic!("{what}"));
         assert_eq!(key, &els[0].group, "{what}");
         check_rows(what, rows.as_array().map_or(&[][..], Vec::as_slice), &meant(els));
@@ -160,4 +126,58 @@ fn assemble_toon_decodes_to_the_json_data() {
             check_rows(&format!("ASSEMBLE {name} group {i}"), g.as_array().map_or(&[][..], Vec::as_slice), w);
         }
     }
+}
+
+#[test]
+#[cfg_attr(not(toon_node), ignore = "needs node and `npm ci --prefix render/tests/toon-decode`")]
+fn empty_recall_toon_is_a_header_that_decodes_to_no_rows() {
+    let mut texts = Vec::new();
+    let mut cases = Vec::new();
+    for t in GrainType::ALL {
+        for (level, name) in LEVELS {
+            let (text, n) = render_recall_of(Some(*t), &[], FormatName::Toon, &opts(level));
+            assert!(text.starts_with(&format!("{}[0]", t.plural())) && text.ends_with(':'), "{text}");
+            assert_eq!(n, cal_render::tokens::count(&text));
+            texts.push(text);
+            cases.push((format!("empty RECALL {} {name}", t.plural()), Some(t.plural())));
+        }
+    }
+    let (untyped, _) = render_recall(&[], FormatName::Toon, &opts(LEVELS[1].0));
+    assert_eq!(untyped, "[0]:");
+    texts.push(untyped);
+    cases.push(("empty RECALL of no type".into(), None));
+    for (r, (what, key)) in decode(&texts).into_iter().zip(&cases) {
+        let v = r.unwrap_or_else(|e| panic!("{what}: the official decoder rejects our TOON: {e}"));
+        match key {
+            Some(k) => assert_eq!(v, serde_json::json!({ *k: [] }), "{what}"),
+            None => assert_eq!(v, serde_json::json!([]), "{what}"),
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(not(toon_node), ignore = "needs node and `npm ci --prefix render/tests/toon-decode`")]
+fn multi_type_and_projected_recall_toon_decode_as_is() {
+    let all: Vec<GrainInput> = TYPES.iter().flat_map(|t| grains(t)).collect();
+    let o = opts(LEVELS[1].0);
+    let (mixed, _) = render_recall(&all, FormatName::Toon, &o);
+    let spec = Project { content: vec!["object".into()], attrs: vec!["subject".into(), "confidence".into()] };
+    let po = ProjectionOptions { project: Some(spec), ..o.clone() };
+    let (projected, _) = render_recall(&grains("belief"), FormatName::Toon, &po);
+    assert!(projected.starts_with("beliefs[2]{content,subject,confidence}:\n  "), "{projected}");
+    let decoded = decode(&[mixed, projected]);
+    let mut it = decoded.into_iter();
+    let mixed = it.next().and_then(Result::ok).unwrap_or_else(|| panic!("multi-type RECALL rejected"));
+    let obj = mixed.as_object().unwrap_or_else(|| panic!("{mixed}"));
+    assert_eq!(obj.len(), TYPES.len(), "one keyed array per type");
+    for (kind, (key, rows)) in TYPES.iter().zip(obj) {
+        let els: Vec<Element> = grains(kind).iter().map(|g| project(g, &o)).collect();
+        assert_eq!(key, &els[0].group);
+        check_rows(&format!("multi-type RECALL {kind}"), rows.as_array().map_or(&[][..], Vec::as_slice), &meant(&els));
+    }
+    let projected = it.next().and_then(Result::ok).unwrap_or_else(|| panic!("projected RECALL rejected"));
+    let rows = projected["beliefs"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["content"], "dark mode, always");
+    assert_eq!(rows[1]["subject"], "bob");
 }

@@ -197,6 +197,15 @@ def views():
     for fmt in ["json", "markdown", "text", "sml", "toon"]:
         v("beliefs-basic", f'RECALL beliefs WHERE subject = "dave" AS {fmt}', ["as", fmt], ["8.1", "10"],
           sel=Sel(all_of(ty("belief"), eq("subject", "dave"))), desc="AS changes the content layer, not which grains return.")
+    # §10.9.3's layout as the spec prints it (rows at depth 0); the suite also accepts the rows
+    # indented under the header, as TOON v3 decoders need them (docs/spec-decisions-render.md).
+    v("beliefs-basic", 'RECALL beliefs WHERE subject = "dave" | ORDER BY confidence DESC AS toon', ["as", "toon", "formatted"],
+      ["10.9.3", "10.9.8"], sel=Sel(all_of(ty("belief"), eq("subject", "dave"))),
+      fields={"/format": "toon", "/formatted": "beliefs[4]{subject,content,confidence}:\n"
+              "dave,member of team-beta,1\ndave,prefers Python notebooks,0.75\n"
+              "dave,prefers green tea,0.65\ndave,knows time series forecasting,0.55"},
+      desc="AS toon: a tabular array with §10.9.3's columns, relations humanized, numbers canonical; "
+           "rows at depth 0 as §10.9.3 prints them or indented as TOON v3 decodes them.")
 
 
 def namespaces():

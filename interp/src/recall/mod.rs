@@ -363,6 +363,7 @@ pub fn body(cx: &mut Ctx<'_>, plan: &RecallPlan, top: bool) -> Result<Map<String
     cx.stats.tokens = before;
     let limit = plan.limit.applied.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let with = plan.recall().with.as_ref();
-    m.extend(crate::content::recall_formatted(cx, &rows, f.format, with, limit, project.as_deref()));
+    let grain_type = plan.recall().grain_type.as_ref().map(|t| t.grain_type);
+    m.extend(crate::content::recall_formatted(cx, grain_type, &rows, f.format, with, limit, project.as_deref()));
     Ok(m)
 }

@@ -63,6 +63,20 @@ pub struct SourceDedup {
     pub kept: usize,
 }
 
+/// One progressive disclosure tier (§8.2), as `disclosure_decided` reports it: its figures,
+/// not its text (the chunks carry the tier shown first; the response carries all three).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TierInfo {
+    /// `summary`, `headlines` or `full`.
+    pub tier: String,
+    /// The §14.3 level it is rendered at (`headlines` is `standard`).
+    pub level: String,
+    /// Exact o200k_base tokens of the tier's text.
+    pub tokens: usize,
+    /// Grains in it.
+    pub grains: usize,
+}
+
 /// The final figures of `assembly_completed` (§11.4 "final utilization").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -153,6 +167,10 @@ pub enum EventBody {
         level: String,
         /// `with` (a level was written), `budget` (bare `progressive_disclosure`) or `default`.
         chosen_by: String,
+        /// With bare `progressive_disclosure`, the three tiers of §8.2 in order (summary,
+        /// headlines, full); `level` is the one the chunks deliver. Absent otherwise.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tiers: Vec<TierInfo>,
     },
     /// A piece of the formatted text: whole elements only.
     Chunk {

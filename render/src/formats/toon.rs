@@ -1,14 +1,15 @@
 //! TOON (§10.9; TOON specification v3): a general JSON → TOON encoder (also
 //! checked against the official conformance fixtures, see render/README.md),
-//! and the grain layouts on top of it: a tabular root array for RECALL
-//! (§10.9.3) and a root object with a metadata header and same-type grouped
-//! arrays for ASSEMBLE (§10.9.4).
+//! and the grain layouts on top of it: keyed tabular arrays for RECALL
+//! (§10.9.3, rows indented under the header as TOON v3 decodes them) and a
+//! root object with a metadata header and same-type grouped arrays for
+//! ASSEMBLE (§10.9.4).
 
 use cal_grammar::GrainType;
 use serde_json::{Map, Value};
 
 use super::{Assembly, Doc};
-use crate::project::{Disclosure, Element, canonical_number};
+use crate::project::{Disclosure, Element, Project, canonical_number};
 
 const INDENT: &str = "  ";
 
@@ -269,12 +270,18 @@ fn group_columns(els: &[&Element], disclosure: Disclosure, projected: Option<&[S
         }
         return cols;
     };
+    type_columns(t, disclosure, els.iter().any(|e| e.attr("deadline").is_some()))
+}
+
+/// The columns of a group of type `t` at `disclosure` (see [`group_columns`]); `deadline` says
+/// whether a goal of the group has one.
+fn type_columns(t: GrainType, disclosure: Disclosure, deadline: bool) -> Vec<String> {
     let mut cols: Vec<String> = columns(t)
         .iter()
         .filter(|c| disclosure != Disclosure::Summary || !matches!(**c, "confidence" | "state" | "phase" | "type"))
         .map(|c| (*c).to_string())
         .collect();
-    if t == GrainType::Goal && disclosure != Disclosure::Summary && els.iter().any(|e| e.attr("deadline").is_some()) {
+    if t == GrainType::Goal && disclosure != Disclosure::Summary && deadline {
         cols.push("deadline".into());
     }
     if disclosure == Disclosure::Full {
@@ -296,12 +303,14 @@ fn row(e: &Element, cols: &[String]) -> String {
         .join(",")
 }
 
-/// One same-type group: its header, then its rows indented by `rpad` (none for a RECALL's
-/// root array, §10.9.3; two spaces under an ASSEMBLE's root object, §10.9.4).
-fn group(name: &str, els: &[&Element], rpad: &str, disclosure: Disclosure, projected: Option<&[String]>) -> String {
+/// One same-type group: its keyed header, then its rows indented two spaces under it — for a
+/// RECALL as for an ASSEMBLE (§10.9.4). §10.9.3 prints a RECALL's rows at depth 0, but TOON v3
+/// reads a keyed header as a field of a root object whose rows are one level deeper, and its
+/// decoders reject depth-0 rows (docs/spec-decisions-render.md, "TOON rows").
+fn group(name: &str, els: &[&Element], disclosure: Disclosure, projected: Option<&[String]>) -> String {
     let cols = group_columns(els, disclosure, projected);
     let mut lines = vec![header(Some(name), els.len(), Some(&cols))];
-    lines.extend(els.iter().map(|e| format!("{rpad}{}", row(e, &cols))));
+    lines.extend(els.iter().map(|e| format!("{INDENT}{}", row(e, &cols))));
     lines.join("\n")
 }
 
@@ -317,10 +326,28 @@ fn split_by_type(els: &[Element]) -> Vec<(String, Vec<&Element>)> {
     groups
 }
 
-/// A RECALL result: one root tabular array per type (§10.9.3). A RECALL returning several
-/// types (a multi-type RECALL) gives one root-level array per type, separated by a blank line.
+/// A RECALL result: one tabular array per type (§10.9.3), rows indented under the header. A
+/// RECALL returning several types (a multi-type RECALL) gives one array per type, separated by
+/// a blank line. No element: the root array header `[0]:` (see [`empty_recall`] for the typed
+/// header).
 pub fn recall(els: &[Element], disclosure: Disclosure, projected: Option<&[String]>) -> String {
-    split_by_type(els).iter().map(|(g, v)| group(g, v, "", disclosure, projected)).collect::<Vec<_>>().join("\n\n")
+    if els.is_empty() {
+        return header(None, 0, None);
+    }
+    split_by_type(els).iter().map(|(g, v)| group(g, v, disclosure, projected)).collect::<Vec<_>>().join("\n\n")
+}
+
+/// A RECALL that returned no grain: the header of the non-empty case with `[0]` and no row —
+/// `beliefs[0]{subject,content,confidence}:` (the columns at `disclosure`; with PROJECT,
+/// `content` when it projects content, then the projected attributes), which TOON v3 decodes
+/// to `{"beliefs": []}`. Without a queried type, the root array header `[0]:` (decodes to `[]`).
+pub fn empty_recall(t: Option<GrainType>, disclosure: Disclosure, project: Option<&Project>) -> String {
+    let Some(t) = t else { return header(None, 0, None) };
+    let cols = match project {
+        Some(p) => (!p.content.is_empty()).then(|| "content".to_string()).into_iter().chain(p.attrs.clone()).collect(),
+        None => type_columns(t, disclosure, false),
+    };
+    header(Some(t.plural()), 0, Some(&cols))
 }
 
 /// The metadata header of an ASSEMBLE (§10.9.4).
@@ -356,7 +383,7 @@ pub fn assemble(a: &Assembly, disclosure: Disclosure, projected: Option<&[String
                 n += 1;
             }
             used.push(name.clone());
-            blocks.push(group(&name, &els, INDENT, disclosure, projected));
+            blocks.push(group(&name, &els, disclosure, projected));
         }
     }
     let mut out = assembly_header(a);

@@ -113,3 +113,37 @@ pub fn grains(kind: &str) -> Vec<GrainInput> {
 pub fn all() -> Vec<GrainInput> {
     TYPES.iter().flat_map(|t| grains(t)).collect()
 }
+
+/// Decodes TOON texts with the official implementation (`@toon-format/toon`, strict mode,
+/// through `tests/toon-decode/decode.mjs`), exactly as given: per text, the value or the
+/// decoder's error message. Needs node and `npm ci --prefix render/tests/toon-decode`.
+pub fn toon_decode(texts: &[String]) -> Vec<Result<Value, String>> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/toon-decode");
+    let mut child = std::process::Command::new("node")
+        .arg("decode.mjs")
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("node is needed (npm ci --prefix render/tests/toon-decode): {e}"));
+    let input = serde_json::to_vec(texts).unwrap_or_default();
+    child
+        .stdin
+        .take()
+        .map(|mut s| std::io::Write::write_all(&mut s, &input))
+        .transpose()
+        .unwrap_or_else(|e| panic!("stdin: {e}"));
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("node: {e}"));
+    assert!(
+        out.status.success(),
+        "decode.mjs failed: is node_modules installed? {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("decode.mjs output: {e}"));
+    v.into_iter()
+        .map(|r| match r.get("ok") {
+            Some(ok) => Ok(ok.clone()),
+            None => Err(r["error"].as_str().unwrap_or("?").to_string()),
+        })
+        .collect()
+}
