@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
 use crate::context::{Ctx, Resolved};
+use crate::outcome::{Assembly, SourceBody, SourceOutcome};
 use crate::projection;
 use crate::stream::events::{BudgetInfo, EventBody, SourceAllocation, SourceDedup, StreamInfo, Summary, TierInfo};
 use crate::stream::{Emitter, StreamOptions};
@@ -369,24 +370,25 @@ fn partial(
 
 /// The end of an ASSEMBLE: `assembly_completed` with the final figures, or — when cancelled —
 /// the response's `cancelled` member, the sources that never ran, and the `cancelled` event.
-pub(crate) fn finish(cx: &mut Ctx<'_>, a: &AssemblePlan, m: &mut Map<String, Json>) {
+pub(crate) fn finish(cx: &mut Ctx<'_>, a: &AssemblePlan, out: &mut Assembly) {
     let Some(em) = cx.stream.as_mut() else { return };
-    let formatted = m.get("formatted_context").cloned().unwrap_or_default();
+    let formatted = &out.formatted_context;
     let tokens_used = formatted.get("tokens").and_then(Json::as_u64).unwrap_or(0) as usize;
     if let Some(reason) = em.cancelled.clone() {
-        m.insert(
-            "cancelled".into(),
-            json!({ "code": "CAL-E082", "reason": reason, "phase": em.phase,
-                    "chunks_delivered": em.chunks_delivered, "tokens_delivered": em.tokens_delivered }),
-        );
-        if let Some(Json::Array(list)) = m.get_mut("sources") {
-            let ran: Vec<String> =
-                list.iter().filter_map(|s| s.get("label").and_then(Json::as_str).map(str::to_string)).collect();
-            for (label, _) in a.sources.iter().filter(|(l, _)| !ran.contains(l)) {
-                let p = rank(a, label);
-                list.push(json!({ "label": label, "priority": p, "weight": a.weights.get(p.saturating_sub(1)),
-                    "status": "not_run", "allocated": 0, "tokens_used": 0, "truncated": false }));
-            }
+        out.cancelled = Some(json!({ "code": "CAL-E082", "reason": reason, "phase": em.phase,
+                    "chunks_delivered": em.chunks_delivered, "tokens_delivered": em.tokens_delivered }));
+        let ran: Vec<String> = out.sources.iter().map(|s| s.label.clone()).collect();
+        for (label, _) in a.sources.iter().filter(|(l, _)| !ran.contains(l)) {
+            let p = rank(a, label);
+            out.sources.push(SourceOutcome {
+                label: label.clone(),
+                priority: p,
+                weight: a.weights.get(p.saturating_sub(1)).copied(),
+                body: SourceBody::NotRun { status: "not_run" },
+                allocated: 0,
+                tokens_used: 0,
+                truncated: false,
+            });
         }
         let (phase, chunks_delivered, tokens_delivered) =
             (em.phase.to_string(), em.chunks_delivered, em.tokens_delivered);
@@ -399,10 +401,14 @@ pub(crate) fn finish(cx: &mut Ctx<'_>, a: &AssemblePlan, m: &mut Map<String, Jso
         });
         return;
     }
-    let grains: usize = m
-        .get("sources")
-        .and_then(Json::as_array)
-        .map_or(0, |l| l.iter().map(|s| s.get("results").and_then(Json::as_array).map_or(0, Vec::len)).sum());
+    let grains: usize = out
+        .sources
+        .iter()
+        .map(|s| match &s.body {
+            SourceBody::Rows { results, .. } => results.len(),
+            _ => 0,
+        })
+        .sum();
     let used = if a.budget.1 == cal_grammar::BudgetUnit::Grains { grains } else { tokens_used };
     let utilization =
         if a.budget.0 == 0 { 0.0 } else { (used as f64 / a.budget.0 as f64 * 10_000.0).round() / 10_000.0 };

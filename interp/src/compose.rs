@@ -9,13 +9,14 @@ use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Assemble, FormatKind};
 use cal_planner::{AssemblePlan, SourcePlan};
 use cal_render::{AssembleRequest, Budget, BudgetUnit, Output, SourceInput, SourceReport, Tier};
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Map, Value as Json};
 
 use crate::assembly_stream as stream;
 use crate::content::{self, ASSEMBLE_DEFAULT_FORMAT};
 use crate::context::{Bound, Ctx, Resolved, Row, bug};
 use crate::errors::diagnostic_json;
 use crate::fields;
+use crate::outcome::{Assembly, BudgetOutcome, SourceBody, SourceOutcome};
 use crate::recall::{self, stages::Flow, stages::Shaping};
 
 /// Whether an error stops the whole request rather than one slot (timeouts do).
@@ -25,7 +26,7 @@ pub(crate) fn fatal(d: &Diagnostic) -> bool {
 
 /// ASSEMBLE (§8.2): resolve every source, `dedup(field)` keeping the copy from the
 /// highest-priority source, then budget, format and count ([`render_assembly`]).
-pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Map<String, Json>, Diagnostic> {
+pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Assembly, Diagnostic> {
     stream::begin(cx, a, ast)?;
     let mut resolved: Vec<(String, Resolved)> = Vec::new();
     for (label, s) in &a.sources {
@@ -75,40 +76,37 @@ pub fn assemble(cx: &mut Ctx<'_>, a: &AssemblePlan, ast: &Assemble) -> Result<Ma
         let rank = a.priority.iter().position(|l| *l == label).map_or(0, |p| p + 1);
         let weight = a.weights.get(rank.saturating_sub(1)).copied();
         let report = reports.iter().find(|r| r.label == label);
-        let mut s = Map::new();
-        s.insert("label".into(), label.into());
-        s.insert("priority".into(), rank.into());
-        s.insert("weight".into(), weight.map_or(Json::Null, |w| json!(w)));
-        match r {
+        let body = match r {
             Resolved::Rows(rows, total) => {
                 let included = report.map_or(0, |r| r.grains).min(rows.len());
-                s.insert("results".into(), Json::Array(recall::rows_json(cx, &rows[..included], &Shaping::default())));
-                s.insert("total".into(), total.into());
-                s.insert("candidates".into(), rows.len().into());
+                let results = recall::entries(cx, &rows[..included], &Shaping::default());
+                SourceBody::Rows { results, total, candidates: rows.len() }
             }
-            Resolved::Values(vs) => {
-                s.insert("values".into(), json!(vs));
-                s.insert("total".into(), vs.len().into());
-            }
-            Resolved::Failed(d) => {
-                s.insert("error".into(), diagnostic_json(&d));
-            }
-        }
-        s.insert("allocated".into(), report.map_or(0, |r| r.allocated).into());
-        s.insert("tokens_used".into(), report.map_or(0, |r| r.tokens_used).into());
-        s.insert("truncated".into(), report.is_some_and(|r| r.truncated).into());
-        sources.push(Json::Object(s));
+            Resolved::Values(vs) => SourceBody::Values { total: vs.len(), values: vs },
+            Resolved::Failed(d) => SourceBody::Failed { error: diagnostic_json(&d) },
+        };
+        sources.push(SourceOutcome {
+            label,
+            priority: rank,
+            weight,
+            body,
+            allocated: report.map_or(0, |r| r.allocated),
+            tokens_used: report.map_or(0, |r| r.tokens_used),
+            truncated: report.is_some_and(|r| r.truncated),
+        });
     }
     cx.stats.tokens = tokens_before + formatted.get("tokens").and_then(Json::as_u64).unwrap_or(0);
-    let mut m = Map::new();
-    m.insert("name".into(), a.name.clone().map_or(Json::Null, Json::String));
-    m.insert("intent".into(), a.intent.clone().map_or(Json::Null, Json::String));
-    m.insert("budget".into(), json!({ "amount": a.budget.0, "unit": a.budget.1.as_str() }));
-    m.insert("priority".into(), json!(a.priority));
-    m.insert("sources".into(), Json::Array(sources));
-    m.insert("formatted_context".into(), Json::Object(formatted));
-    stream::finish(cx, a, &mut m);
-    Ok(m)
+    let mut out = Assembly {
+        name: a.name.clone(),
+        intent: a.intent.clone(),
+        budget: BudgetOutcome { amount: a.budget.0, unit: a.budget.1.as_str() },
+        priority: a.priority.clone(),
+        sources,
+        formatted_context: formatted,
+        cancelled: None,
+    };
+    stream::finish(cx, a, &mut out);
+    Ok(out)
 }
 
 /// What makes two grains copies under `dedup(field)`: the same grain type and the same value of

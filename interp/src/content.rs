@@ -82,7 +82,7 @@ pub fn tiers_json(tiers: &[(Tier, Assembled)]) -> Json {
     Json::Object(m)
 }
 
-/// RECALL `AS fmt`: the rendered text as `formatted` with its `format`; its exact tokens are
+/// RECALL `AS fmt`: the rendered text (the response's `formatted`) and the format it resolved to; its exact tokens are
 /// added to the envelope's `tokens_used`. `grain_type` is the queried type (`RECALL beliefs`),
 /// which names an empty result's TOON header (`beliefs[0]{…}:`).
 pub fn recall_formatted(
@@ -93,13 +93,10 @@ pub fn recall_formatted(
     with: Option<&WithClause>,
     limit: Option<usize>,
     project: Option<&[ProjectSpec]>,
-) -> Map<String, Json> {
+) -> (String, &'static str) {
     let opts = projection_options(cx, with, DEFAULT_BUDGET_TOKENS, limit, project);
     let grains: Vec<GrainInput> = rows.iter().map(grain_input).collect();
     let (text, tokens) = cal_render::render_recall_of(grain_type, &grains, format, &opts);
     cx.stats.tokens += tokens as u64;
-    let mut m = Map::new();
-    m.insert("formatted".into(), text.into());
-    m.insert("format".into(), format.resolve().as_str().into());
-    m
+    (text, format.resolve().as_str())
 }

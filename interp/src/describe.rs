@@ -11,6 +11,7 @@ use serde_json::{Map, Value as Json, json};
 use crate::collate;
 use crate::context::Ctx;
 use crate::envelope::CAL_VERSION;
+use crate::outcome::Description;
 use crate::timeexpr::format_rfc3339;
 
 fn field_json(f: &FieldInfo) -> Json {
@@ -145,7 +146,7 @@ pub fn capabilities() -> Json {
 }
 
 /// DESCRIBE.
-pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Map<String, Json>, cal_grammar::Diagnostic> {
+pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Description, cal_grammar::Diagnostic> {
     let mut m = Map::new();
     m.insert("target".into(), d.target.as_str().into());
     match d.target {
@@ -185,7 +186,7 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Map<String, Json>, cal
             m.insert("grammar".into(), EBNF.into());
         }
     }
-    Ok(m)
+    Ok(Description { members: m })
 }
 
 #[cfg(test)]

@@ -6,11 +6,11 @@
 use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Batch, Statement};
 use cal_planner::{Node, RecallPlan};
-use serde_json::{Map, Value as Json, json};
 
 use crate::compose::fatal;
 use crate::context::{Ctx, bug};
 use crate::errors::diagnostic_json;
+use crate::outcome::{BatchOutcome, Grains, Labelled, Outcome, PlanOutcome, Slot, SlotBody};
 use crate::recall::{self, stages::Flow};
 use crate::{compose, describe, history, setops};
 
@@ -27,32 +27,28 @@ pub fn tier1_refused(cx: &Ctx<'_>, s: &Statement) -> Diagnostic {
 }
 
 /// Runs one statement with its plan node. Exhaustive over the twelve statements (§2.3).
-pub fn run_statement(cx: &mut Ctx<'_>, s: &Statement, node: &Node) -> Result<Map<String, Json>, Diagnostic> {
+pub fn run_statement(cx: &mut Ctx<'_>, s: &Statement, node: &Node) -> Result<Outcome, Diagnostic> {
     cx.deadline.check()?;
     match s {
         Statement::Recall(_) => match node {
-            Node::Recall(p) => recall::body(cx, p, true),
+            Node::Recall(p) => recall::body(cx, p, true).map(Outcome::Grains),
             _ => Err(bug(s.span(), "plan does not match a RECALL")),
         },
         Statement::Assemble(ast) => match node {
-            Node::Assemble(p) => compose::assemble(cx, p, ast),
+            Node::Assemble(p) => compose::assemble(cx, p, ast).map(Outcome::Assembly),
             _ => Err(bug(s.span(), "plan does not match an ASSEMBLE")),
         },
-        Statement::SetOp(op) => setops::body(cx, op, node),
-        Statement::Exists(e) => history::exists(cx, e),
-        Statement::History(h) => history::history(cx, h),
+        Statement::SetOp(op) => setops::body(cx, op, node).map(Outcome::Grains),
+        Statement::Exists(e) => history::exists(cx, e).map(Outcome::Existence),
+        Statement::History(h) => history::history(cx, h).map(Outcome::Versions),
         Statement::Explain(_) => match node {
-            Node::Explain(p) => {
-                let mut body = Map::new();
-                body.insert("plan".into(), p.to_json());
-                Ok(body)
-            }
+            Node::Explain(p) => Ok(Outcome::Plan(PlanOutcome { plan: p.to_json() })),
             _ => Err(bug(s.span(), "plan does not match an EXPLAIN")),
         },
-        Statement::Describe(d) => describe::describe(cx, d),
-        Statement::Batch(b) => batch(cx, b, node),
+        Statement::Describe(d) => describe::describe(cx, d).map(Outcome::Description),
+        Statement::Batch(b) => batch(cx, b, node).map(Outcome::Batch),
         Statement::Coalesce(_) => match node {
-            Node::Coalesce(branches) => coalesce(cx, branches),
+            Node::Coalesce(branches) => coalesce(cx, branches).map(Outcome::Grains),
             _ => Err(bug(s.span(), "plan does not match a COALESCE")),
         },
         Statement::Add(_) | Statement::Supersede(_) | Statement::Revert(_) => Err(tier1_refused(cx, s)),
@@ -60,25 +56,22 @@ pub fn run_statement(cx: &mut Ctx<'_>, s: &Statement, node: &Node) -> Result<Map
 }
 
 /// BATCH: each entry runs on its own; an entry's failure fills its slot only.
-pub fn batch(cx: &mut Ctx<'_>, b: &Batch, node: &Node) -> Result<Map<String, Json>, Diagnostic> {
+pub fn batch(cx: &mut Ctx<'_>, b: &Batch, node: &Node) -> Result<BatchOutcome, Diagnostic> {
     let Node::Batch(nodes) = node else { return Err(bug(b.span, "plan does not match a BATCH")) };
-    let mut slots = Map::new();
+    let mut slots = Vec::new();
     for (entry, (_, n)) in b.entries.iter().zip(nodes) {
-        let mut slot = Map::new();
-        slot.insert("statement_type".into(), entry.statement.kind_name().into());
-        match run_statement(cx, &entry.statement, n) {
-            Ok(body) => slot.extend(body),
+        let body = match run_statement(cx, &entry.statement, n) {
+            Ok(o) => SlotBody::Done(Box::new(o)),
             Err(d) if fatal(&d) => return Err(d),
-            Err(d) => {
-                slot.insert("error".into(), diagnostic_json(&d));
-            }
+            Err(d) => SlotBody::Failed { error: diagnostic_json(&d) },
+        };
+        let slot = Slot { statement_type: entry.statement.kind_name(), body };
+        match slots.iter_mut().find(|(l, _): &&mut (String, Slot)| *l == entry.label.name.as_str()) {
+            Some(existing) => existing.1 = slot,
+            None => slots.push((entry.label.name.to_string(), slot)),
         }
-        slots.insert(entry.label.name.to_string(), Json::Object(slot));
     }
-    let mut m = Map::new();
-    m.insert("results".into(), Json::Object(slots));
-    m.insert("total".into(), b.entries.len().into());
-    Ok(m)
+    Ok(BatchOutcome { results: Labelled(slots), total: b.entries.len() })
 }
 
 fn non_empty(flow: &Flow) -> bool {
@@ -91,21 +84,13 @@ fn non_empty(flow: &Flow) -> bool {
 }
 
 /// COALESCE: the first branch with at least one grain wins; later branches do not run.
-pub fn coalesce(cx: &mut Ctx<'_>, branches: &[RecallPlan]) -> Result<Map<String, Json>, Diagnostic> {
+pub fn coalesce(cx: &mut Ctx<'_>, branches: &[RecallPlan]) -> Result<Grains, Diagnostic> {
     for (i, b) in branches.iter().enumerate() {
         let out = recall::run(cx, b, 0)?;
         if non_empty(&out.flow) {
-            let mut m = recall::out_json(cx, out, 0, false);
-            m.insert("branch".into(), (i + 1).into());
-            m.insert("branches_run".into(), (i + 1).into());
-            return Ok(m);
+            let g = recall::outcome(cx, out, 0, false);
+            return Ok(Grains { branch: Some(Some(i + 1)), branches_run: Some(i + 1), ..g });
         }
     }
-    let mut m = Map::new();
-    m.insert("results".into(), json!([]));
-    m.insert("total".into(), 0.into());
-    m.insert("next_cursor".into(), Json::Null);
-    m.insert("branch".into(), Json::Null);
-    m.insert("branches_run".into(), branches.len().into());
-    Ok(m)
+    Ok(Grains { branch: Some(None), branches_run: Some(branches.len()), ..Grains::default() })
 }

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{Query, QueryBody, Statement};
 use cal_planner::{Node, Plan, PlanOptions, plan_query};
-use serde_json::{Map, Value as Json};
 
 use crate::assembly_stream;
 use crate::audit::{AuditEntry, pseudonym};
@@ -17,6 +16,7 @@ use crate::context::{Ctx, Deadline, Stats};
 use crate::dispatch::{run_statement, tier1_refused};
 use crate::envelope::{self, Response};
 use crate::facade::ReadFacade;
+use crate::outcome::{Outcome, PlanOutcome};
 use crate::stream::{CancelToken, Emitter, EventSink};
 use crate::{recall, templates};
 
@@ -141,8 +141,7 @@ impl<F: ReadFacade> Interpreter<F> {
             query_hash: envelope::query_hash(query),
             stream: None,
         };
-        let mut body = Map::new();
-        body.insert("plan".into(), plan.to_json());
+        let body = Outcome::Plan(PlanOutcome { plan: plan.to_json() });
         let explain = Plan { statement_type: "explain", tier: 0, ..plan };
         let duration = match opts.timing {
             Timing::Measured => cx.deadline.elapsed_ms(),
@@ -154,7 +153,7 @@ impl<F: ReadFacade> Interpreter<F> {
     }
 }
 
-fn run_query(cx: &mut Ctx<'_>, query: &Query, plan: &Plan) -> Result<Map<String, Json>, Diagnostic> {
+fn run_query(cx: &mut Ctx<'_>, query: &Query, plan: &Plan) -> Result<Outcome, Diagnostic> {
     if let Some(v) = query.version
         && v.major != 1
     {
@@ -163,12 +162,10 @@ fn run_query(cx: &mut Ctx<'_>, query: &Query, plan: &Plan) -> Result<Map<String,
     }
     let statement = match &query.body {
         QueryBody::Statement(s) => s,
-        QueryBody::DefineTemplate(d) => return templates::define(cx, d),
+        QueryBody::DefineTemplate(d) => return templates::define(cx, d).map(Outcome::TemplateDefined),
     };
     if let (Statement::Explain(_), Node::Explain(inner)) = (statement, &plan.root) {
-        let mut body = Map::new();
-        body.insert("plan".into(), inner.to_json());
-        return Ok(body);
+        return Ok(Outcome::Plan(PlanOutcome { plan: inner.to_json() }));
     }
     if statement.is_tier1() {
         return Err(tier1_refused(cx, statement));

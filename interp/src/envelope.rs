@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::context::Ctx;
 pub use crate::errors::diagnostic_json;
+use crate::outcome::Outcome;
 
 /// The CAL version this interpreter implements, as `_cal.version` reports it.
 pub const CAL_VERSION: &str = "1.0";
@@ -70,8 +71,8 @@ pub fn decode_cursor(c: &str, query_hash: &str) -> Result<usize, Diagnostic> {
     usize::try_from(n).map_err(|_| bad())
 }
 
-/// Wraps a statement's result in the envelope.
-pub fn respond(cx: &Ctx<'_>, plan: &Plan, result: Result<Map<String, Json>, Diagnostic>, duration_ms: u64) -> Response {
+/// Wraps a statement's result in the envelope: the one place an [`Outcome`] becomes members.
+pub fn respond(cx: &Ctx<'_>, plan: &Plan, result: Result<Outcome, Diagnostic>, duration_ms: u64) -> Response {
     let s = &cx.stats;
     let mut cal = Map::new();
     cal.insert("version".into(), CAL_VERSION.into());
@@ -94,7 +95,7 @@ pub fn respond(cx: &Ctx<'_>, plan: &Plan, result: Result<Map<String, Json>, Diag
     out.insert("_cal".into(), Json::Object(cal));
     let error = match result {
         Ok(body) => {
-            out.extend(body);
+            out.extend(body.into_members());
             None
         }
         Err(d) => {

@@ -13,9 +13,10 @@ use cal_grammar::{Code, Diagnostic, Span};
 use cal_parser::ast::{Exists, History, HistoryKind, Target};
 use oms::store::Stored;
 use oms::{ContentAddress, Value};
-use serde_json::{Map, Value as Json, json};
+use serde_json::Value as Json;
 
 use crate::context::Ctx;
+use crate::outcome::{Change, Diff, Existence, Version, Versions};
 use crate::recall::{ambiguous, compile::interval};
 use crate::timeexpr::format_rfc3339;
 use crate::values::{self, Lit};
@@ -36,7 +37,7 @@ fn resolve(cx: &mut Ctx<'_>, t: &Target) -> Result<(String, ContentAddress), Dia
 }
 
 /// EXISTS: one `exists` operation (a prefix is looked up in the address index).
-pub fn exists(cx: &mut Ctx<'_>, e: &Exists) -> Result<Map<String, Json>, Diagnostic> {
+pub fn exists(cx: &mut Ctx<'_>, e: &Exists) -> Result<Existence, Diagnostic> {
     let hex = values::target_hex(cx, &e.target)?;
     let found: Vec<ContentAddress> = if hex.len() == 64 && cx.config.namespace.is_none() {
         ContentAddress::parse(&hex).ok().filter(|a| cx.facade.exists(a)).into_iter().collect()
@@ -44,39 +45,34 @@ pub fn exists(cx: &mut Ctx<'_>, e: &Exists) -> Result<Map<String, Json>, Diagnos
         cx.resolve_visible(&hex, 2)
     };
     cx.stats.store_ops += 1;
-    let mut m = Map::new();
-    m.insert("exists".into(), (!found.is_empty()).into());
-    m.insert(
-        "content_address".into(),
-        match found.as_slice() {
-            [one] => one.to_hex().into(),
-            _ => Json::Null,
-        },
-    );
     if found.len() > 1 {
         cx.stats.note(format!("sha256:{hex} is a prefix of several grains' addresses"));
     }
-    Ok(m)
+    let content_address = match found.as_slice() {
+        [one] => Some(one.to_hex()),
+        _ => None,
+    };
+    Ok(Existence { exists: !found.is_empty(), content_address })
 }
 
 fn system_valid_from(s: &Stored) -> i64 {
     s.grain().get("system_valid_from").and_then(Value::as_i64).or_else(|| s.grain().created_at()).unwrap_or(0)
 }
 
-fn version_json(cx: &mut Ctx<'_>, s: &Stored, number: usize) -> Json {
+fn version(cx: &mut Ctx<'_>, s: &Stored, number: usize) -> Version {
     cx.stats.returned += 1;
-    json!({
-        "version": number,
-        "content_address": s.address.to_hex(),
-        "grain": s.grain().to_json(),
-        "superseded_by": s.index.superseded_by.map(|a| a.to_hex()),
-        "system_valid_from": format_rfc3339(system_valid_from(s)),
-        "system_valid_to": s.index.system_valid_to.map(format_rfc3339),
-    })
+    Version {
+        version: number,
+        content_address: s.address.to_hex(),
+        grain: s.grain().to_json(),
+        superseded_by: s.index.superseded_by.map(|a| a.to_hex()),
+        system_valid_from: format_rfc3339(system_valid_from(s)),
+        system_valid_to: s.index.system_valid_to.map(format_rfc3339),
+    }
 }
 
 /// Field changes from `a` to `b`, by field name in order.
-fn diff(a: &Stored, b: &Stored) -> Vec<Json> {
+fn diff(a: &Stored, b: &Stored) -> Vec<Change> {
     let (fa, fb) = (a.grain().fields(), b.grain().fields());
     let mut names: Vec<&String> = fa.keys().chain(fb.keys()).collect();
     names.sort();
@@ -86,12 +82,12 @@ fn diff(a: &Stored, b: &Stored) -> Vec<Json> {
         .filter(|n| fa.get(*n) != fb.get(*n))
         .map(|n| {
             let side = |v: Option<&Value>| v.map_or(Json::Null, oms::json::to_json);
-            json!({ "field": n, "from": side(fa.get(n)), "to": side(fb.get(n)) })
+            Change { field: n.clone(), from: side(fa.get(n)), to: side(fb.get(n)) }
         })
         .collect()
 }
 
-fn chain(cx: &mut Ctx<'_>, target: &Target, other: Option<&Target>) -> Result<Map<String, Json>, Diagnostic> {
+fn chain(cx: &mut Ctx<'_>, target: &Target, other: Option<&Target>) -> Result<Versions, Diagnostic> {
     let (_, addr) = resolve(cx, target)?;
     let mut all = cx.facade.get_history(&addr).map_err(|_| not_found(&addr.to_hex(), target.span))?;
     all.retain(|s| cx.visible(s.grain().namespace()));
@@ -105,14 +101,18 @@ fn chain(cx: &mut Ctx<'_>, target: &Target, other: Option<&Target>) -> Result<Ma
     cx.stats.scanned += shown as u64;
     let mut results = Vec::with_capacity(shown);
     for (i, s) in all[..walked].iter().enumerate().rev().take(shown) {
-        results.push(version_json(cx, s, i + 1));
+        results.push(version(cx, s, i + 1));
     }
-    let mut m = Map::new();
-    m.insert("results".into(), Json::Array(results));
-    m.insert("total".into(), walked.into());
-    m.insert("truncated".into(), (walked > shown).into());
     let head = all.last().filter(|h| h.address != addr).map(|h| h.address.to_hex());
-    m.insert("head".into(), head.map_or(Json::Null, Json::String));
+    let mut out = Versions {
+        as_of: None,
+        results,
+        total: walked,
+        truncated: walked > shown,
+        head: Some(head),
+        diff: None,
+        next_cursor: None,
+    };
     if let Some(t) = other {
         let (_, other_addr) = resolve(cx, t)?;
         let b = match all.iter().find(|s| s.address == other_addr) {
@@ -123,18 +123,14 @@ fn chain(cx: &mut Ctx<'_>, target: &Target, other: Option<&Target>) -> Result<Ma
             }
         };
         let a = &all[at];
-        m.insert(
-            "diff".into(),
-            json!({
-                "from": a.address.to_hex(),
-                "to": b.address.to_hex(),
-                "same_chain": all.iter().any(|s| s.address == other_addr),
-                "changes": diff(a, &b),
-            }),
-        );
+        out.diff = Some(Diff {
+            from: a.address.to_hex(),
+            to: b.address.to_hex(),
+            same_chain: all.iter().any(|s| s.address == other_addr),
+            changes: diff(a, &b),
+        });
     }
-    m.insert("next_cursor".into(), Json::Null);
-    Ok(m)
+    Ok(out)
 }
 
 fn text_of(cx: &Ctx<'_>, v: &cal_parser::ast::Value, what: &str) -> Result<String, Diagnostic> {
@@ -145,7 +141,7 @@ fn text_of(cx: &Ctx<'_>, v: &cal_parser::ast::Value, what: &str) -> Result<Strin
 }
 
 /// HISTORY in both forms.
-pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagnostic> {
+pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Versions, Diagnostic> {
     match &h.kind {
         HistoryKind::Hash { target, diff } => chain(cx, target, diff.as_ref()),
         HistoryKind::Triple { scope, subject, relation, as_of } => {
@@ -172,23 +168,27 @@ pub fn history(cx: &mut Ctx<'_>, h: &History) -> Result<Map<String, Json>, Diagn
                         n.is_some_and(|n| n == p || n.strip_prefix(p).is_some_and(|r| r.starts_with(':')))
                     })
             });
-            let mut m = Map::new();
+            let mut as_of_text = None;
             if let Some(a) = as_of {
                 let t = interval(cx, &Lit::Str(a.value.to_string()), a.span)?.to - 1;
                 versions
                     .retain(|(_, v)| system_valid_from(v) <= t && v.index.system_valid_to.is_none_or(|end| end > t));
-                m.insert("as_of".into(), format_rfc3339(t).into());
+                as_of_text = Some(format_rfc3339(t));
             }
             let total = versions.len();
             let mut results = Vec::new();
             for (n, v) in versions.iter().rev().take(MAX_HISTORY_VERSIONS) {
-                results.push(version_json(cx, v, *n));
+                results.push(version(cx, v, *n));
             }
-            m.insert("results".into(), Json::Array(results));
-            m.insert("total".into(), total.into());
-            m.insert("truncated".into(), (total > MAX_HISTORY_VERSIONS).into());
-            m.insert("next_cursor".into(), Json::Null);
-            Ok(m)
+            Ok(Versions {
+                as_of: as_of_text,
+                results,
+                total,
+                truncated: total > MAX_HISTORY_VERSIONS,
+                head: None,
+                diff: None,
+                next_cursor: None,
+            })
         }
     }
 }

@@ -45,6 +45,7 @@ mod errors;
 mod facade;
 pub mod fields;
 mod history;
+mod outcome;
 mod projection;
 mod recall;
 mod setops;

@@ -10,9 +10,9 @@ use cal_grammar::{Code, Diagnostic};
 use cal_parser::ast::{SetOp, SetOperator, Statement};
 use cal_planner::Node;
 use oms::ContentAddress;
-use serde_json::{Map, Value as Json, json};
 
 use crate::context::{Ctx, Row, bug};
+use crate::outcome::Grains;
 use crate::recall::{self, stages::Flow, stages::Shaping};
 
 /// What an operand yields.
@@ -143,20 +143,11 @@ pub fn merged(cx: &mut Ctx<'_>, op: &SetOp, node: &Node) -> Result<Coll, Diagnos
 }
 
 /// The response members of a set operation.
-pub fn body(cx: &mut Ctx<'_>, op: &SetOp, node: &Node) -> Result<Map<String, Json>, Diagnostic> {
-    let mut m = Map::new();
-    match merged(cx, op, node)? {
+pub fn body(cx: &mut Ctx<'_>, op: &SetOp, node: &Node) -> Result<Grains, Diagnostic> {
+    Ok(match merged(cx, op, node)? {
         Coll::Rows(rows) => {
-            let results = recall::rows_json(cx, &rows, &Shaping::default());
-            m.insert("results".into(), Json::Array(results));
-            m.insert("total".into(), rows.len().into());
+            Grains { results: recall::entries(cx, &rows, &Shaping::default()), total: rows.len(), ..Grains::default() }
         }
-        Coll::Values(vs) => {
-            m.insert("results".into(), json!([]));
-            m.insert("values".into(), json!(vs));
-            m.insert("total".into(), vs.len().into());
-        }
-    }
-    m.insert("next_cursor".into(), Json::Null);
-    Ok(m)
+        Coll::Values(vs) => Grains { total: vs.len(), values: Some(vs), ..Grains::default() },
+    })
 }

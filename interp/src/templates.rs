@@ -11,10 +11,10 @@ use cal_grammar::templates::DEFAULT_TEMPLATE_PARENT;
 use cal_grammar::{Code, Diagnostic, Span};
 use cal_parser::ast::{DefineTemplate, Ident, TemplateBody};
 use cal_parser::template::Template;
-use serde_json::{Map, Value as Json};
 
 use crate::config::RegistryError;
 use crate::context::Ctx;
+use crate::outcome::TemplateDefined;
 
 /// A registry refusal as a diagnostic at `span`, with a suggestion per code.
 fn diagnostic(e: RegistryError, span: Span) -> Diagnostic {
@@ -30,7 +30,7 @@ fn diagnostic(e: RegistryError, span: Span) -> Diagnostic {
 /// (CAL-E016, E086–E096; the query may not have been checked), then stores the template under
 /// its name in the request's namespace (CAL-E088 when the name is taken, CAL-E089 when the
 /// namespace holds 50). The response says what was registered; nothing is written to memory.
-pub fn define(cx: &mut Ctx<'_>, d: &DefineTemplate) -> Result<Map<String, Json>, Diagnostic> {
+pub fn define(cx: &mut Ctx<'_>, d: &DefineTemplate) -> Result<TemplateDefined, Diagnostic> {
     let ns = cx.config.namespace.as_deref();
     let def = cal_checker::validate_definition(d).map_err(|errors| {
         // Never empty: the checker rejects a definition only with an error.
@@ -40,17 +40,14 @@ pub fn define(cx: &mut Ctx<'_>, d: &DefineTemplate) -> Result<Map<String, Json>,
             .unwrap_or_else(|| Diagnostic::new(Code::E094, d.span, "The template definition was rejected."))
     })?;
     let count = cx.config.templates.define(ns, def).map_err(|e| diagnostic(e, d.name.span))?;
-    let mut body = Map::new();
-    body.insert("template".into(), d.name.name.as_str().into());
-    body.insert("defined".into(), true.into());
-    body.insert(
-        "extends".into(),
-        d.extends.as_ref().map_or(DEFAULT_TEMPLATE_PARENT.as_str(), |p| p.name.as_str()).into(),
-    );
-    body.insert("namespace".into(), ns.map_or(Json::Null, |n| Json::String(n.to_string())));
-    body.insert("templates_in_namespace".into(), count.into());
-    body.insert("grains_written".into(), 0.into());
-    Ok(body)
+    Ok(TemplateDefined {
+        template: d.name.name.to_string(),
+        defined: true,
+        extends: d.extends.as_ref().map_or(DEFAULT_TEMPLATE_PARENT.as_str(), |p| p.name.as_str()).to_string(),
+        namespace: ns.map(str::to_string),
+        templates_in_namespace: count,
+        grains_written: 0,
+    })
 }
 
 /// `FORMAT TEMPLATE name`: the template defined under `name` in the request's namespace,

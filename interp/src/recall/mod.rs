@@ -13,9 +13,10 @@ use cal_parser::ast::{Comparator, Condition, FieldRef, Target, Test, Value as As
 use cal_planner::RecallPlan;
 use oms::store::{Query, SortKey};
 use oms::{ContentAddress, Value};
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Map, Value as Json};
 
 use crate::context::{Bound, Ctx, Row, bug};
+use crate::outcome::{Entry, Grains, Group};
 use crate::values::Lit;
 use crate::{envelope, fields, projection};
 use compile::{Compiled, compile};
@@ -273,7 +274,7 @@ fn index_json(row: &Row) -> Option<Json> {
 
 /// Grains as §28.1 result entries (`grain`, `score`, `matched_fields`,
 /// `content_address`), plus index state and annotations; counts them in the budget.
-pub fn rows_json(cx: &mut Ctx<'_>, rows: &[Row], shaping: &Shaping) -> Vec<Json> {
+pub fn entries(cx: &mut Ctx<'_>, rows: &[Row], shaping: &Shaping) -> Vec<Entry> {
     rows.iter()
         .map(|r| {
             cx.stats.returned += 1;
@@ -289,81 +290,70 @@ pub fn rows_json(cx: &mut Ctx<'_>, rows: &[Row], shaping: &Shaping) -> Vec<Json>
                 }
                 None => r.hit.grain().to_json(),
             };
-            let mut e = Map::new();
-            e.insert("grain".into(), grain);
-            e.insert("score".into(), json!(r.hit.score));
-            e.insert("matched_fields".into(), json!(r.hit.matched_fields));
-            e.insert("content_address".into(), r.hit.address.to_hex().into());
-            if let Some(i) = index_json(r) {
-                e.insert("index".into(), i);
+            Entry {
+                grain,
+                score: r.hit.score,
+                matched_fields: r.hit.matched_fields.clone(),
+                content_address: r.hit.address.to_hex(),
+                index: index_json(r),
+                projected: shaping.project.as_ref().map(|specs| projection::project(&r.hit, specs)),
+                notes: r.notes.clone(),
             }
-            if let Some(specs) = &shaping.project {
-                e.insert("projected".into(), projection::project(&r.hit, specs));
-            }
-            for (k, v) in &r.notes {
-                e.insert(k.clone(), v.clone());
-            }
-            Json::Object(e)
         })
         .collect()
 }
 
-/// The response members of a RECALL outcome.
-pub fn out_json(cx: &mut Ctx<'_>, out: RecallOut, skip: usize, cursor_ok: bool) -> Map<String, Json> {
-    let mut m = Map::new();
+/// The outcome of a RECALL run: its entries, values, count or groups, with the next page's
+/// cursor when `cursor_ok` (a top-level RECALL) and there is one.
+pub fn outcome(cx: &mut Ctx<'_>, out: RecallOut, skip: usize, cursor_ok: bool) -> Grains {
     let page = match &out.flow {
         Flow::Rows(rows) => rows.len(),
         _ => 0,
     };
-    let results = match &out.flow {
-        Flow::Rows(rows) => rows_json(cx, rows, &out.shaping),
-        _ => Vec::new(),
-    };
-    m.insert("results".into(), Json::Array(results));
+    let mut g = Grains { total: out.total, ..Grains::default() };
     match out.flow {
-        Flow::Rows(_) => {}
-        Flow::Count(n) => {
-            m.insert("count".into(), n.into());
-        }
+        Flow::Rows(rows) => g.results = entries(cx, &rows, &out.shaping),
+        Flow::Count(n) => g.count = Some(n),
         Flow::Values(e, vs) => {
-            m.insert("extractor".into(), e.as_str().to_lowercase().into());
-            m.insert("values".into(), json!(vs));
+            g.extractor = Some(e.as_str().to_lowercase());
+            g.values = Some(vs);
         }
         Flow::Groups(field, groups) => {
-            let gs: Vec<Json> = groups
+            let gs = groups
                 .into_iter()
-                .map(|(key, rows)| json!({ "key": key, "count": rows.len(), "results": rows_json(cx, &rows, &out.shaping) }))
+                .map(|(key, rows)| Group { key, count: rows.len(), results: entries(cx, &rows, &out.shaping) })
                 .collect();
-            m.insert("group_by".into(), field.into());
-            m.insert("groups".into(), Json::Array(gs));
+            g.group_by = Some(field);
+            g.groups = Some(gs);
         }
     }
-    m.insert("total".into(), out.total.into());
-    let next = (cursor_ok && out.more && page > 0).then(|| envelope::cursor(&cx.query_hash, skip + page));
-    m.insert("next_cursor".into(), next.map_or(Json::Null, Json::String));
-    m
+    g.next_cursor = (cursor_ok && out.more && page > 0).then(|| envelope::cursor(&cx.query_hash, skip + page));
+    g
 }
 
 /// Runs a top-level RECALL (honouring the request's cursor) and returns its response members.
-pub fn body(cx: &mut Ctx<'_>, plan: &RecallPlan, top: bool) -> Result<Map<String, Json>, Diagnostic> {
+pub fn body(cx: &mut Ctx<'_>, plan: &RecallPlan, top: bool) -> Result<Grains, Diagnostic> {
     let skip = match (&cx.opts.cursor, top) {
         (Some(c), true) => envelope::decode_cursor(c, &cx.query_hash)?,
         _ => 0,
     };
     let out = run(cx, plan, skip)?;
-    let Some(f) = plan.recall().as_format else { return Ok(out_json(cx, out, skip, top)) };
+    let Some(f) = plan.recall().as_format else { return Ok(outcome(cx, out, skip, top)) };
     let rows: Vec<Row> = match &out.flow {
         Flow::Rows(rows) => rows.clone(),
         Flow::Groups(_, gs) => gs.iter().flat_map(|(_, r)| r.iter().cloned()).collect(),
-        Flow::Values(..) | Flow::Count(_) => return Ok(out_json(cx, out, skip, top)),
+        Flow::Values(..) | Flow::Count(_) => return Ok(outcome(cx, out, skip, top)),
     };
     let project = out.shaping.project.clone();
     let before = cx.stats.tokens;
-    let mut m = out_json(cx, out, skip, top);
+    let mut g = outcome(cx, out, skip, top);
     cx.stats.tokens = before;
     let limit = plan.limit.applied.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let with = plan.recall().with.as_ref();
     let grain_type = plan.recall().grain_type.as_ref().map(|t| t.grain_type);
-    m.extend(crate::content::recall_formatted(cx, grain_type, &rows, f.format, with, limit, project.as_deref()));
-    Ok(m)
+    let (text, format) =
+        crate::content::recall_formatted(cx, grain_type, &rows, f.format, with, limit, project.as_deref());
+    g.formatted = Some(text);
+    g.format = Some(format);
+    Ok(g)
 }
