@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod display;
 pub mod enums;
 pub mod fields;
+pub mod hash;
 pub mod limits;
 pub mod relations;
 pub mod span;
