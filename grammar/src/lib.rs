@@ -20,6 +20,7 @@ pub mod relations;
 pub mod span;
 pub mod suggest;
 pub mod vocab;
+pub mod with;
 
 pub use codes::{Code, CodeInfo, Phase, Severity};
 pub use diagnostic::{Diagnostic, Label, sort_diagnostics};
