@@ -12,6 +12,7 @@
 pub mod codes;
 pub mod diagnostic;
 pub mod display;
+pub mod ebnf;
 pub mod enums;
 pub mod fields;
 pub mod hash;
