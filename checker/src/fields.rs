@@ -44,14 +44,14 @@ impl Use {
     }
 
     /// The clause, for messages.
-    fn clause(self) -> &'static str {
+    fn clause(self) -> std::borrow::Cow<'static, str> {
         match self {
-            Use::Where => "WHERE",
-            Use::Sort => "ORDER BY",
-            Use::Group => "GROUP BY",
-            Use::Select => "SELECT",
-            Use::Project => "PROJECT",
-            Use::Dedup => "dedup(…)",
+            Use::Where => "WHERE".into(),
+            Use::Sort => "ORDER BY".into(),
+            Use::Group => "GROUP BY".into(),
+            Use::Select => "SELECT".into(),
+            Use::Project => "PROJECT".into(),
+            Use::Dedup => format!("{}(…)", cal_grammar::WithOptionName::Dedup).into(),
         }
     }
 

@@ -11,7 +11,7 @@ use crate::context::{Amend, Checker};
 use crate::lit::{Kinds, Lit};
 use crate::render::{float, quote};
 use cal_grammar::fields::{EvolveField, FieldInfo, ValueType};
-use cal_grammar::{Code, Span, enums, limits, relations};
+use cal_grammar::{Code, Span, enums, hash, limits, relations};
 use cal_parser::ast::Value;
 
 /// The type facts of a field, whether queried (Appendix E) or SET (§5.3).
@@ -251,11 +251,9 @@ fn is_cal_number(s: &str) -> bool {
         && frac.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// True for `sha256:` followed by 8 to 64 hex digits.
+/// True for `sha256:` followed by 8 to 64 lower-case hex digits (`cal_grammar::hash`).
 fn is_hash_text(s: &str) -> bool {
-    s.strip_prefix("sha256:").is_some_and(|h| {
-        (limits::MIN_HASH_HEX..=limits::MAX_HASH_HEX).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit())
-    })
+    hash::hex_of(s).is_some()
 }
 
 /// The literal rewritten to what the position wants, when the intent is unambiguous.
@@ -308,8 +306,18 @@ fn hash_string(cx: &mut Checker<'_>, s: &str, span: Span, param: Option<&str>) {
         return;
     }
     let who = param.map_or_else(|| "This value".to_string(), |p| format!("`${p}`"));
-    cx.error(Code::E015, span, format!("{who} is not a content address: {}.", crate::render::quote_short(s)))
-        .help("A content address is sha256: followed by 8 to 64 hex digits, e.g. \"sha256:a1b2c3d4\".");
+    let d = cx.error(Code::E015, span, format!("{who} is not a content address: {}.", crate::render::quote_short(s)));
+    match s.strip_prefix(hash::HASH_PREFIX).map(hash::check_hex) {
+        Some(Err(hash::HexProblem::UpperCase)) => {
+            d.help(format!(
+                "Content addresses are lower-case hex (OMS §5): bind {}.",
+                crate::render::quote_short(&s.to_ascii_lowercase())
+            ));
+        }
+        _ => {
+            d.help("A content address is sha256: followed by 8 to 64 hex digits, e.g. \"sha256:a1b2c3d4\".");
+        }
+    }
 }
 
 /// Closed value sets (CAL-E062–E066 and the documented codes) and `mg:` relations (CAL-W001).

@@ -14,14 +14,17 @@ pub mod binding;
 pub mod codes;
 pub mod diagnostic;
 pub mod display;
+pub mod ebnf;
 pub mod enums;
 pub mod fields;
+pub mod hash;
 pub mod limits;
 pub mod relations;
 pub mod span;
 pub mod suggest;
 pub mod templates;
 pub mod vocab;
+pub mod with;
 
 pub use codes::{Code, CodeInfo, Phase, Severity};
 pub use diagnostic::{Diagnostic, Label, sort_diagnostics};

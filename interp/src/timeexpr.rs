@@ -17,6 +17,8 @@
 //! | `now` | this millisecond |
 
 use cal_grammar::{Code, Diagnostic, Span};
+use cal_render::time::day_start_ms;
+use jiff::civil::Date;
 
 const SECOND: i64 = 1000;
 const MINUTE: i64 = 60 * SECOND;
@@ -39,41 +41,23 @@ impl Interval {
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The (year, month, day) of a day number.
-pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
-}
-
-/// RFC 3339 text of an epoch-ms instant, UTC, millisecond precision when needed.
+/// RFC 3339 text of an epoch-ms instant, UTC, millisecond precision when needed. The
+/// envelope, HISTORY and DESCRIBE write instants the way rendered grains do, so this is
+/// `cal_render::time::iso` under the name the interpreter's modules import.
 pub fn format_rfc3339(ms: i64) -> String {
-    let days = ms.div_euclid(DAY);
-    let rem = ms.rem_euclid(DAY);
-    let (y, m, d) = civil_from_days(days);
-    let (h, mi, s, milli) = (rem / HOUR, rem % HOUR / MINUTE, rem % MINUTE / SECOND, rem % SECOND);
-    if milli == 0 {
-        format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
-    } else {
-        format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
-    }
+    cal_render::time::iso(ms)
+}
+
+/// The calendar period (`first ..= last` day) as an interval from the first day's midnight
+/// to the midnight after the last. Computed from the last day rather than "first day of the
+/// next period", which for 9999 would be outside the calendar.
+fn days(first: Date, last: Date) -> Interval {
+    Interval { from: day_start_ms(first), to: day_start_ms(last).saturating_add(DAY) }
+}
+
+/// The UTC calendar date `now` falls on, `None` outside the years -9999..=9999.
+fn date_of(ms: i64) -> Option<Date> {
+    cal_render::time::utc(ms).map(|dt| dt.date())
 }
 
 fn day_start(ms: i64) -> i64 {
@@ -107,16 +91,13 @@ fn absolute(s: &str) -> Option<Interval> {
     let num = |r: std::ops::Range<usize>| s.get(r).and_then(digits);
     match b.len() {
         4 => {
-            let y = num(0..4)?;
-            Some(Interval { from: days_from_civil(y, 1, 1) * DAY, to: days_from_civil(y + 1, 1, 1) * DAY })
+            let first = Date::new(i16::try_from(num(0..4)?).ok()?, 1, 1).ok()?;
+            Some(days(first, first.last_of_year()))
         }
         7 if b[4] == b'-' => {
-            let (y, m) = (num(0..4)?, num(5..7)?);
-            if !(1..=12).contains(&m) {
-                return None;
-            }
-            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
-            Some(Interval { from: days_from_civil(y, m, 1) * DAY, to: days_from_civil(ny, nm, 1) * DAY })
+            let (y, m) = (i16::try_from(num(0..4)?).ok()?, i8::try_from(num(5..7)?).ok()?);
+            let first = Date::new(y, m, 1).ok()?;
+            Some(days(first, first.last_of_month()))
         }
         10 if b[4] == b'-' && b[7] == b'-' => {
             let t = oms::time::parse_rfc3339_ms(&format!("{s}T00:00:00Z"))?;
@@ -138,17 +119,18 @@ fn relative(s: &str, now: i64) -> Option<Interval> {
         ["today"] => Some(Interval { from: today, to: today.saturating_add(DAY) }),
         ["yesterday"] => Some(Interval { from: today.saturating_sub(DAY), to: today }),
         ["this", "week"] => {
-            // ISO weeks start on Monday; 1970-01-01 was a Thursday.
-            let monday = today.saturating_sub((now.div_euclid(DAY) + 3).rem_euclid(7) * DAY);
+            // ISO weeks start on Monday.
+            let back = i64::from(date_of(now)?.weekday().to_monday_zero_offset());
+            let monday = today.saturating_sub(back * DAY);
             Some(Interval { from: monday, to: monday.saturating_add(7 * DAY) })
         }
         ["this", "month"] => {
-            let (y, m, _) = civil_from_days(now.div_euclid(DAY));
-            absolute(&format!("{y:04}-{m:02}"))
+            let d = date_of(now)?;
+            Some(days(d.first_of_month(), d.last_of_month()))
         }
         ["this", "year"] => {
-            let (y, _, _) = civil_from_days(now.div_euclid(DAY));
-            absolute(&format!("{y:04}"))
+            let d = date_of(now)?;
+            Some(days(d.first_of_year(), d.last_of_year()))
         }
         ["last" | "past" | "previous", unit] => unit_ms(unit).map(window),
         ["last" | "past" | "previous", n, unit] => Some(window(digits(n)?.checked_mul(unit_ms(unit)?)?)),
@@ -210,11 +192,7 @@ mod tests {
     }
 
     #[test]
-    fn calendar_math_round_trips() {
-        for day in [-1000, 0, 1, 59, 365, 20_000, 20_518] {
-            let (y, m, d) = civil_from_days(day);
-            assert_eq!(days_from_civil(y, m, d), day);
-        }
+    fn instants_format_as_rfc3339() {
         assert_eq!(format_rfc3339(NOW), "2026-03-06T12:00:00Z");
         assert_eq!(format_rfc3339(NOW + 5), "2026-03-06T12:00:00.005Z");
     }
@@ -249,6 +227,56 @@ mod tests {
         assert_eq!(iv("1709251200"), Interval { from: 1_709_251_200_000, to: 1_709_251_201_000 });
         assert_eq!(resolve_number(1_709_251_200_000.0).from, 1_709_251_200_000);
         assert_eq!(iv("since 2026-03-01"), Interval { from: iv("2026-03-01").from, to: NOW + 1 });
+    }
+
+    /// Month lengths, leap years, the epoch and the ends of the four-digit years, through
+    /// every form that reads the calendar.
+    #[test]
+    fn calendar_edges() {
+        let at = |s: &str| oms::time::parse_rfc3339_ms(s).expect("a date-time");
+        let len_days = |s: &str| (iv(s).to - iv(s).from) / DAY;
+        assert_eq!(len_days("2024-02"), 29);
+        assert_eq!(len_days("2000-02"), 29);
+        assert_eq!(len_days("1900-02"), 28);
+        assert_eq!(len_days("2100-02"), 28);
+        assert_eq!(len_days("2026-04"), 30);
+        assert_eq!(len_days("2024"), 366);
+        assert_eq!(len_days("1900"), 365);
+        assert_eq!(iv("1970"), Interval { from: 0, to: 365 * DAY });
+        assert_eq!(iv("1969").to, 0);
+        assert_eq!(iv("1969-12-31"), Interval { from: -DAY, to: 0 });
+        assert_eq!(iv("0000").from, at("0000-01-01T00:00:00Z"));
+        assert_eq!(iv("9999"), Interval { from: at("9999-01-01T00:00:00Z"), to: 253_402_300_800_000 });
+        assert_eq!(iv("9999-12").to, 253_402_300_800_000);
+        assert!(resolve_text("2026-00", NOW).is_none());
+        assert!(resolve_text("2025-02-29", NOW).is_none());
+        // `this month` / `this year` on the last millisecond of a leap February and of a year.
+        let leap_end = at("2024-02-29T23:59:59.999Z");
+        assert_eq!(
+            resolve_text("this month", leap_end),
+            Some(Interval { from: at("2024-02-01T00:00:00Z"), to: leap_end + 1 })
+        );
+        let year_end = at("2025-12-31T23:59:59.999Z");
+        assert_eq!(
+            resolve_text("this month", year_end),
+            Some(Interval { from: at("2025-12-01T00:00:00Z"), to: year_end + 1 })
+        );
+        assert_eq!(
+            resolve_text("this year", year_end),
+            Some(Interval { from: at("2025-01-01T00:00:00Z"), to: year_end + 1 })
+        );
+        // ISO weeks from Monday, also before the epoch: 1969-12-29 was a Monday.
+        let week = |now: &str| resolve_text("this week", at(now)).map(|i| i.from);
+        assert_eq!(week("1970-01-01T00:00:00Z"), Some(at("1969-12-29T00:00:00Z")));
+        assert_eq!(week("1969-12-28T23:00:00Z"), Some(at("1969-12-22T00:00:00Z")));
+        assert_eq!(week("2026-03-02T00:00:00Z"), Some(at("2026-03-02T00:00:00Z")), "a Monday starts its own week");
+        assert_eq!(week("2026-03-08T23:59:59Z"), Some(at("2026-03-02T00:00:00Z")), "a Sunday ends it");
+        // Months and years in windows are fixed lengths (T1), not calendar arithmetic.
+        assert_eq!(resolve_text("1 month ago", leap_end).map(|i| i.to), Some(leap_end - 30 * DAY + 1));
+        assert_eq!(iv("last year").from, NOW - 365 * DAY);
+        // A clock outside the calendar's years cannot name its month.
+        assert_eq!(resolve_text("this month", i64::MAX), None);
+        assert_eq!(resolve_text("today", i64::MIN / 2).map(|i| i.to - i.from), Some(DAY));
     }
 
     #[test]

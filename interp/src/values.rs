@@ -1,7 +1,7 @@
 //! Values at run time: literals of the query with `$parameters` bound (§3.4),
 //! and LET results referenced as `$name` inside `IN (…)` (§8.12).
 
-use cal_grammar::{Code, Diagnostic, Span};
+use cal_grammar::{Code, Diagnostic, Span, hash};
 use cal_parser::ast::{Number, Target, TargetKind, Value as AstValue, ValueKind};
 use cal_planner::CURRENT_USER_PARAM;
 use oms::Value;
@@ -57,14 +57,13 @@ impl Lit {
     }
 }
 
-/// A bound parameter value as a literal; strings `sha256:…` become hashes.
+/// A bound parameter value as a literal; strings that are hash literals (`sha256:` and 8 to
+/// 64 lower-case hex digits, `cal_grammar::hash`) become hashes.
 pub fn from_json(j: &Json) -> Option<Lit> {
     Some(match j {
-        Json::String(s) => match s.strip_prefix("sha256:") {
-            Some(h) if (8..=64).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
-                Lit::Hash(h.to_ascii_lowercase())
-            }
-            _ => Lit::Str(s.clone()),
+        Json::String(s) => match hash::hex_of(s) {
+            Some(h) => Lit::Hash(h.to_string()),
+            None => Lit::Str(s.clone()),
         },
         Json::Bool(b) => Lit::Bool(*b),
         Json::Number(n) => n.as_i64().map_or_else(|| Lit::Float(n.as_f64().unwrap_or(f64::NAN)), Lit::Int),
@@ -109,7 +108,7 @@ pub fn resolve(cx: &Ctx<'_>, v: &AstValue) -> Result<Lit, Diagnostic> {
         ValueKind::Number(Number::Int(i)) => Lit::Int(*i),
         ValueKind::Number(Number::Float(f)) => Lit::Float(*f),
         ValueKind::Bool(b) => Lit::Bool(*b),
-        ValueKind::Hash(h) => Lit::Hash(h.as_str().to_ascii_lowercase()),
+        ValueKind::Hash(h) => Lit::Hash(h.to_string()),
         ValueKind::Array(items) => Lit::Array(items.iter().map(|i| resolve(cx, i)).collect::<Result<_, _>>()?),
         ValueKind::Param(name) => {
             if cx.lets.contains_key(name.as_str()) {
@@ -128,17 +127,11 @@ pub fn resolve(cx: &Ctx<'_>, v: &AstValue) -> Result<Lit, Diagnostic> {
 /// The hex digits of an EXISTS / HISTORY / THREAD FROM target.
 pub fn target_hex(cx: &Ctx<'_>, t: &Target) -> Result<String, Diagnostic> {
     match &t.kind {
-        TargetKind::Hash(h) => Ok(h.as_str().to_ascii_lowercase()),
+        TargetKind::Hash(h) => Ok(h.to_string()),
         TargetKind::Param(name) => match param(cx, name, t.span)? {
             Lit::Hash(h) => Ok(h),
-            Lit::Str(s) => {
-                let h = s.strip_prefix("sha256:").unwrap_or(&s).to_ascii_lowercase();
-                if (8..=64).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    Ok(h)
-                } else {
-                    Err(bad_hash(&s, t.span))
-                }
-            }
+            // `from_json` made every valid `sha256:…` string a hash, so this one is not.
+            Lit::Str(s) => Err(bad_hash(&s, t.span)),
             other => Err(bad_hash(&format!("{other:?}"), t.span)),
         },
     }
@@ -146,5 +139,5 @@ pub fn target_hex(cx: &Ctx<'_>, t: &Target) -> Result<String, Diagnostic> {
 
 fn bad_hash(found: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::E015, span, format!("{found} is not a content address."))
-        .with_suggestion("Bind `sha256:` followed by 8 to 64 hex digits.")
+        .with_suggestion("Bind `sha256:` followed by 8 to 64 lower-case hex digits.")
 }

@@ -111,6 +111,59 @@ fn exists_by_full_hash_and_prefix() {
     assert_eq!(f.response("EXISTS $h", &o).json["exists"], true);
 }
 
+/// docs/spec-decisions.md L4: a hash literal is lower-case hex, as OMS §5 writes content
+/// addresses. An existing grain's address in upper case is refused on every path that takes
+/// one — the text form (each position), a bound parameter (checker and interpreter alike),
+/// the JSON form — and the same address in lower case is found. Before the ruling the text
+/// form and parameters lower-cased it and answered, while the JSON form and OMS refused it.
+#[test]
+fn upper_case_hex_is_refused_on_every_path() {
+    let f = fixture();
+    let h = hex(&f, "alice-dark");
+    let upper = format!("sha256:{}", h.to_ascii_uppercase());
+    let codes = |text: &str| -> Vec<String> {
+        let parsed = cal_parser::parse_document(text);
+        parsed.diagnostics.iter().map(|d| d.code.as_str().to_string()).collect()
+    };
+    for text in [
+        format!("EXISTS {upper}"),
+        format!("HISTORY {upper}"),
+        format!("HISTORY sha256:{h} DIFF {upper}"),
+        format!("RECALL beliefs WHERE hash = {upper}"),
+        format!("RECALL beliefs WHERE hash IN ({upper})"),
+        format!("RECALL events THREAD FROM {upper}"),
+        format!("SUPERSEDE {upper} SET object = \"x\" REASON \"r\""),
+        format!("REVERT {upper} REASON \"r\""),
+    ] {
+        assert_eq!(codes(&text), ["CAL-E015"], "{text}");
+        let lower = text.replace(&upper, &format!("sha256:{h}"));
+        assert_eq!(codes(&lower), Vec::<String>::new(), "{lower}");
+    }
+    // The fix is machine-applicable: the literal in lower case.
+    let d = &cal_parser::parse_document(&format!("EXISTS {upper}")).diagnostics[0];
+    assert_eq!(d.replacement.as_deref(), Some(format!("sha256:{h}").as_str()));
+
+    // A bound parameter: the checker and the interpreter (run without the checker) agree.
+    let mut o = opts();
+    o.params.insert("h".into(), json!(upper));
+    let params = cal_checker::Params::from_pairs([("h", json!(upper))]);
+    for text in ["EXISTS $h", "HISTORY $h", "RECALL beliefs WHERE hash = $h"] {
+        let q = cal_parser::parse_query(text).into_result().expect("parses");
+        let checked: Vec<&str> = cal_checker::check(&q, Some(&params)).iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(checked, ["CAL-E015"], "check {text}");
+        let run = f.response(text, &o).error.map(|d| d.code.as_str().to_string());
+        assert_eq!(run.as_deref(), Some("CAL-E015"), "run {text}");
+    }
+    o.params.insert("h".into(), json!(format!("sha256:{h}")));
+    assert_eq!(f.response("EXISTS $h", &o).json["exists"], true);
+
+    // The JSON form: a schema violation, its syntax error (docs/json-form.md).
+    let json = |hash: &str| json!({ "statement": "exists", "target": { "hash": hash } });
+    let errs = cal_parser::json::query_from_json(&json(&upper)).expect_err("upper-case hex is no hash");
+    assert_eq!(errs.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["CAL-E002"]);
+    assert!(cal_parser::json::query_from_json(&json(&format!("sha256:{h}"))).is_ok());
+}
+
 fn chain(n: usize) -> (common::Fixture, Vec<String>) {
     let mut b = Builder::new();
     let mut keys = Vec::new();

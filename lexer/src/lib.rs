@@ -23,13 +23,9 @@ pub use prelex::{check_bidi, check_length, decode_utf8, is_bidi_control};
 pub use strings::{nfc, quote, string_value};
 pub use token::{Token, describe};
 
-use cal_grammar::{Code, Diagnostic, ExcludedWord, Keyword, Span, limits};
+use cal_grammar::{Code, Diagnostic, ExcludedWord, Keyword, Span, hash};
 use logos::Logos;
 use token::Malformed;
-
-/// How many hex digits a `sha256:` literal may have (§3.4): a prefix of at least 8
-/// identifies a grain the way a short git hash does; 64 is the whole SHA-256.
-pub const HASH_HEX_DIGITS: std::ops::RangeInclusive<usize> = limits::MIN_HASH_HEX..=limits::MAX_HASH_HEX;
 
 /// The tokens of a text, with the problems found while making them.
 #[derive(Debug, Clone, Default)]
@@ -180,28 +176,30 @@ fn hash_literal<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
     let elided = ellipsis_len(&src[body_end..]);
     let end = body_end + elided;
     let span = Span::new(start, end);
-    let hex = body.bytes().all(|b| b.is_ascii_hexdigit());
-    if hex && HASH_HEX_DIGITS.contains(&body.len()) && elided == 0 {
+    let problem = hash::check_hex(body).err();
+    if problem.is_none() && elided == 0 {
         out.tokens.push((Token::Hash(body), span));
     } else {
-        let why = if elided > 0 {
-            format!("`{}` is abbreviated", &src[start..end])
-        } else if body.is_empty() {
-            "no hex characters follow `sha256:`".to_string()
-        } else if !hex {
-            format!("`{body}` is not hexadecimal")
-        } else {
-            format!("it has {} hex characters", body.len())
+        let why = match problem {
+            Some(p) if elided == 0 => p.describe(body),
+            _ => format!("`{}` is abbreviated", &src[start..end]),
         };
-        out.diagnostics.push(
-            Diagnostic::new(
+        out.diagnostics.push(match problem {
+            // The address itself, spelt in the wrong case: lower-casing it is the whole fix.
+            Some(hash::HexProblem::UpperCase) if elided == 0 => {
+                let fixed = format!("{}{}", hash::HASH_PREFIX, body.to_ascii_lowercase());
+                Diagnostic::new(Code::E015, span, format!("Invalid hash literal: {why}."))
+                    .with_suggestion(format!("Write `{fixed}`."))
+                    .with_replacement(fixed)
+            }
+            _ => Diagnostic::new(
                 Code::E015,
                 span,
                 format!("Invalid hash literal: {why}; a hash is `sha256:` followed by 8 to 64 hex characters."),
             )
             .with_suggestion("Write the content address as `sha256:` plus its hex digits, or pass it as a parameter.")
             .with_example("EXISTS sha256:a1b2c3d4e5f6a7b8"),
-        );
+        });
         // Keep a hash token so the statement around it still parses.
         out.tokens.push((Token::Hash(body), span));
     }

@@ -142,9 +142,12 @@ fn operators_and_comments() {
 #[test]
 fn hash_literal_boundaries() {
     let ok8 = format!("sha256:{}", "a".repeat(8));
-    let ok64 = format!("sha256:{}", "F".repeat(64));
+    let ok64 = format!("sha256:{}", "f".repeat(64));
     assert!(codes(&ok8).is_empty());
     assert!(codes(&ok64).is_empty());
+    // Lower case only (docs/spec-decisions.md L4), in one E015 whose fix lower-cases it.
+    assert_eq!(codes(&format!("sha256:{}", "F".repeat(64))), vec!["CAL-E015"]);
+    assert_eq!(codes("sha256:a1B2c3D4"), vec!["CAL-E015"]);
     assert_eq!(codes(&format!("sha256:{}", "a".repeat(7))), vec!["CAL-E015"]);
     assert_eq!(codes(&format!("sha256:{}", "a".repeat(65))), vec!["CAL-E015"]);
     assert_eq!(codes("sha256:target_hash"), vec!["CAL-E015"]);

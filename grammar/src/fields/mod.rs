@@ -440,13 +440,5 @@ pub use domain::*;
 pub use evolve::*;
 pub use projection::*;
 
-/// A minimal reader for `cal.ebnf`, so that tests can check the grammar file against the tables.
-#[cfg(test)]
-pub(crate) mod ebnf_support;
-
 #[cfg(test)]
 mod tests;
-
-/// The grammar file agrees with the tables of this crate and is well formed.
-#[cfg(test)]
-mod ebnf_tests;

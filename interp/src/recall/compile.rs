@@ -10,7 +10,7 @@
 use cal_grammar::fields::names;
 use std::collections::HashSet;
 
-use cal_grammar::{Code, Diagnostic, Span};
+use cal_grammar::{Code, Diagnostic, Span, hash};
 use cal_parser::ast::{Comparator, Condition, Recall, Test, ValueKind};
 use cal_planner::{ViewPlan, conditions_text, is_semantic};
 use oms::store::{CmpOp, Filter, View};
@@ -149,13 +149,23 @@ impl Compiled {
                 return Err(Diagnostic::new(Code::E020, span, "hash takes sha256: content addresses.")
                     .with_suggestion("Write `hash = sha256:…` with 8 to 64 hex digits."));
             };
-            let h = h.strip_prefix("sha256:").unwrap_or(h).to_ascii_lowercase();
-            if is_full(&h) {
-                if let Ok(a) = ContentAddress::parse(&h) {
+            // Only what a hash literal may hold names an address (`cal_grammar::hash`): the
+            // checker reports anything else, and so does a query run without it.
+            let h = h.strip_prefix(hash::HASH_PREFIX).unwrap_or(h);
+            if let Err(problem) = hash::check_hex(h) {
+                return Err(Diagnostic::new(
+                    Code::E015,
+                    span,
+                    format!("\"{}\" is not a content address: {}.", l.as_str().unwrap_or(h), problem.describe(h)),
+                )
+                .with_suggestion("Write `hash = sha256:…` with 8 to 64 lower-case hex digits."));
+            }
+            if is_full(h) {
+                if let Ok(a) = ContentAddress::parse(h) {
                     addrs.push(a);
                 }
-            } else if (8..64).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit()) {
-                addrs.extend(cx.facade.resolve_prefix(&h, MAX_PREFIX_MATCHES));
+            } else {
+                addrs.extend(cx.facade.resolve_prefix(h, MAX_PREFIX_MATCHES));
             }
         }
         addrs.sort_unstable();

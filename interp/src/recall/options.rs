@@ -7,7 +7,8 @@
 use cal_grammar::fields::names;
 use std::collections::HashSet;
 
-use cal_grammar::{Code, Diagnostic};
+use cal_grammar::with::CACHE_TTL;
+use cal_grammar::{Code, Diagnostic, WithOptionName};
 use cal_parser::ast::{Diversity, Recall, WithKind};
 use oms::Value;
 use oms::store::{CmpOp, Filter, Query, View};
@@ -78,23 +79,40 @@ impl Options {
                             Diagnostic::new(
                                 Code::W004,
                                 opt.span,
-                                format!("locale(\"{}\") is not supported; strings sort in code-point order (§16.5).", l.value),
+                                format!(
+                                    "{}(\"{}\") is not supported; strings sort in code-point order (§16.5).",
+                                    WithOptionName::Locale,
+                                    l.value
+                                ),
                             )
                             .with_suggestion(format!("Supported: {}.", collate::SUPPORTED.join(", "))),
                         );
                     }
                 }
-                WithKind::Consistency(_) => {
-                    cx.stats.note("consistency(…): the in-memory store is linearizable, which satisfies every level")
+                WithKind::Consistency(_) => cx.stats.note(format!(
+                    "{}(…): the in-memory store is linearizable, which satisfies every level",
+                    WithOptionName::Consistency
+                )),
+                WithKind::Cache(_) => cx.stats.note(format!(
+                    "{}({CACHE_TTL} = …): this interpreter does not cache; results are computed fresh",
+                    WithOptionName::Cache
+                )),
+                WithKind::Summarize | WithKind::ProgressiveDisclosure(_) | WithKind::IsoTimestamps => {
+                    cx.stats.note(format!(
+                        "{}, {} and {} shape formatted output; JSON output is unaffected",
+                        WithOptionName::Summarize,
+                        WithOptionName::ProgressiveDisclosure,
+                        WithOptionName::IsoTimestamps
+                    ))
                 }
-                WithKind::Cache(_) => cx.stats.note("cache(ttl = …): this interpreter does not cache; results are computed fresh"),
-                WithKind::Summarize | WithKind::ProgressiveDisclosure(_) | WithKind::IsoTimestamps => cx.stats.note(
-                    "summarize, progressive_disclosure and iso_timestamps shape formatted output; JSON output is unaffected",
-                ),
                 WithKind::Extension { name, .. } => {
                     cx.stats.warn(
-                        Diagnostic::new(Code::W004, opt.span, format!("Unknown extension option `{name}` is ignored (§25.2)."))
-                            .with_suggestion("Remove it, or use it with an implementation that defines it."),
+                        Diagnostic::new(
+                            Code::W004,
+                            opt.span,
+                            format!("Unknown extension option `{name}` is ignored (§25.2)."),
+                        )
+                        .with_suggestion("Remove it, or use it with an implementation that defines it."),
                     );
                 }
             }

@@ -97,10 +97,9 @@ pub fn complete(text: &str, offset: usize) -> Completion {
             .iter()
             .map(|o| Item::new(o.as_str(), ItemKind::Enum, "WITH option", docs::with_option(o.as_str())))
             .collect(),
-        Place::Diversity => ["mmr", "threshold"]
-            .iter()
-            .filter(|w| ebnf::first_terminals("diversity_spec").contains(**w))
-            .map(|w| Item::new(*w, ItemKind::Enum, "diversity", docs::grammar_block(w, 1)))
+        Place::Diversity => cal_grammar::with::DiversityMode::words()
+            .filter(|w| ebnf::first_terminals("diversity_spec").contains(*w))
+            .map(|w| Item::new(w, ItemKind::Enum, "diversity", docs::grammar_block(w, 1)))
             .collect(),
         Place::Consistency => ConsistencyKind::ALL
             .iter()

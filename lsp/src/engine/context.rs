@@ -6,7 +6,7 @@
 //! binding's `;` ends the binding and what follows starts a statement, so the
 //! rule holds for LET blocks too.
 
-use cal_grammar::{GrainType, Keyword, Span};
+use cal_grammar::{GrainType, Keyword, Span, WithOptionName};
 use cal_lexer::{Token, lex};
 
 /// A token with its span (owned strings, so a context outlives the lexer's borrow).
@@ -219,10 +219,15 @@ fn place_of(seg: &[Tok], in_string: bool) -> Place {
     }
     if p.is("(") {
         return match pp.map(|t| &t.kind) {
-            Some(Kind::Ident(f)) if f == "diversity" => Place::Diversity,
-            Some(Kind::Ident(f)) if f == "consistency" => Place::Consistency,
-            Some(Kind::Ident(f)) if f == "progressive_disclosure" => Place::Disclosure,
-            Some(Kind::Ident(f)) if f == "dedup" || f == "content" || f == "attr" => Place::Field(grain()),
+            Some(Kind::Ident(f)) => match WithOptionName::from_word(f) {
+                Some(WithOptionName::Diversity) => Place::Diversity,
+                Some(WithOptionName::Consistency) => Place::Consistency,
+                Some(WithOptionName::ProgressiveDisclosure) => Place::Disclosure,
+                Some(WithOptionName::Dedup) => Place::Field(grain()),
+                // PROJECT's `content(…)` and `attr(…)` list fields too.
+                _ if f == "content" || f == "attr" => Place::Field(grain()),
+                _ => Place::Subquery,
+            },
             Some(Kind::Kw(Keyword::In)) => Place::Subquery,
             _ => Place::Subquery,
         };

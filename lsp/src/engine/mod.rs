@@ -7,7 +7,6 @@ pub mod context;
 pub mod diagnostics;
 pub mod docs;
 pub mod document;
-pub mod ebnf;
 pub mod format;
 pub mod hover;
 pub mod names;
@@ -16,6 +15,9 @@ pub mod semantic;
 pub mod signature;
 pub mod symbols;
 
+/// The grammar file's reader is the grammar crate's (one tokenizer of `cal.ebnf`); the
+/// engine's features take keyword docs, signatures and completion sets from it.
+pub use cal_grammar::ebnf;
 pub use document::Document;
 pub use position::{Encoding, Lines};
 

@@ -61,7 +61,8 @@ pub enum ValueKind {
     Param(Text),
     /// `[v, …]`.
     Array(Vec<Value>),
-    /// `sha256:…`, stored as written after `sha256:`, lower-cased.
+    /// `sha256:…`: the hex digits after `sha256:` as written (lower-case unless the lexer
+    /// reported CAL-E015, `cal_grammar::hash`).
     Hash(Text),
 }
 
@@ -96,7 +97,7 @@ pub struct Target {
 /// The two forms of a [`Target`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TargetKind {
-    /// Hex digits after `sha256:`, lower-cased.
+    /// Hex digits after `sha256:` as written (lower-case unless the lexer reported CAL-E015).
     Hash(Text),
     /// Parameter name without `$`.
     Param(Text),

@@ -185,6 +185,46 @@ pub enum WithKind {
     },
 }
 
+impl WithKind {
+    /// The option's name in the grammar's table, `None` for an `x_` extension. The text
+    /// syntax, the printer and the JSON codec spell options through it, so an option's
+    /// spelling lives only in `cal_grammar`.
+    pub fn name(&self) -> Option<cal_grammar::WithOptionName> {
+        use cal_grammar::WithOptionName as N;
+        Some(match self {
+            WithKind::Superseded => N::Superseded,
+            WithKind::ScoreBreakdown => N::ScoreBreakdown,
+            WithKind::Explanation => N::Explanation,
+            WithKind::Provenance => N::Provenance,
+            WithKind::ContradictionDetection => N::ContradictionDetection,
+            WithKind::Summarize => N::Summarize,
+            WithKind::IsoTimestamps => N::IsoTimestamps,
+            WithKind::ProgressiveDisclosure(_) => N::ProgressiveDisclosure,
+            WithKind::Diversity(_) => N::Diversity,
+            WithKind::Consistency(_) => N::Consistency,
+            WithKind::Dedup(_) => N::Dedup,
+            WithKind::Locale(_) => N::Locale,
+            WithKind::Cache(_) => N::Cache,
+            WithKind::Extension { .. } => return None,
+        })
+    }
+
+    /// The flag an option name stands for alone, `None` for an option that takes an argument.
+    pub fn flag(name: cal_grammar::WithOptionName) -> Option<WithKind> {
+        use cal_grammar::WithOptionName as N;
+        Some(match name {
+            N::Superseded => WithKind::Superseded,
+            N::ScoreBreakdown => WithKind::ScoreBreakdown,
+            N::Explanation => WithKind::Explanation,
+            N::Provenance => WithKind::Provenance,
+            N::ContradictionDetection => WithKind::ContradictionDetection,
+            N::Summarize => WithKind::Summarize,
+            N::IsoTimestamps => WithKind::IsoTimestamps,
+            N::ProgressiveDisclosure | N::Diversity | N::Consistency | N::Dedup | N::Locale | N::Cache => return None,
+        })
+    }
+}
+
 /// `diversity(mmr[, lambda = x])` or `diversity(threshold, x)`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Diversity {
@@ -260,4 +300,23 @@ pub struct FormatRef {
     pub format: FormatName,
     /// Where.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WithKind;
+    use cal_grammar::WithOptionName;
+    use cal_grammar::with::WithArgument;
+
+    /// `WithKind::flag` and the grammar's argument table say the same thing.
+    #[test]
+    fn flags_are_the_options_without_an_argument() {
+        for &name in WithOptionName::ALL {
+            let flag = WithKind::flag(name);
+            assert_eq!(flag.is_some(), name.argument() == WithArgument::None, "{name}");
+            if let Some(f) = flag {
+                assert_eq!(f.name(), Some(name));
+            }
+        }
+    }
 }

@@ -4,6 +4,8 @@
 //! when its clause is, so the output for §15.2 is byte-for-byte the spec's.
 
 use crate::ast::*;
+use cal_grammar::WithOptionName;
+use cal_grammar::with::DiversityMode;
 use serde_json::{Map, Value as Json, json};
 
 /// Builds one JSON object, keys in insertion order.
@@ -160,41 +162,41 @@ fn with_clause(w: &WithClause) -> Json {
     Json::Array(w.options.iter().map(|opt| with_option(&opt.kind)).collect())
 }
 
-/// `{"option": name, …arguments}`.
+/// `{"option": name, …arguments}`: option names and argument words are the grammar's, the
+/// member names are the JSON form's (docs/json-form.md).
 fn with_option(k: &WithKind) -> Json {
-    let flag = |name: &str| json!({ "option": name });
-    match k {
-        WithKind::Superseded => flag("superseded"),
-        WithKind::ScoreBreakdown => flag("score_breakdown"),
-        WithKind::Explanation => flag("explanation"),
-        WithKind::Provenance => flag("provenance"),
-        WithKind::ContradictionDetection => flag("contradiction_detection"),
-        WithKind::Summarize => flag("summarize"),
-        WithKind::IsoTimestamps => flag("iso_timestamps"),
-        WithKind::ProgressiveDisclosure(None) => flag("progressive_disclosure"),
-        WithKind::ProgressiveDisclosure(Some((level, _))) => {
-            json!({ "option": "progressive_disclosure", "level": level.as_str() })
-        }
-        WithKind::Diversity(Diversity::Mmr(None)) => json!({ "option": "diversity", "mode": "mmr" }),
+    let name = match k {
+        WithKind::Extension { name, .. } => name.as_str(),
+        // Every option but an extension has a name in the grammar's table.
+        _ => k.name().map_or("", WithOptionName::as_str),
+    };
+    let mut o = json!({ "option": name });
+    let args: Vec<(&str, Json)> = match k {
+        WithKind::ProgressiveDisclosure(Some((level, _))) => vec![("level", level.as_str().into())],
+        WithKind::Diversity(Diversity::Mmr(None)) => vec![("mode", DiversityMode::Mmr.as_str().into())],
         WithKind::Diversity(Diversity::Mmr(Some((n, _)))) => {
-            json!({ "option": "diversity", "mode": "mmr", "lambda": number(*n) })
+            vec![("mode", DiversityMode::Mmr.as_str().into()), ("lambda", number(*n))]
         }
         WithKind::Diversity(Diversity::Threshold(n, _)) => {
-            json!({ "option": "diversity", "mode": "threshold", "threshold": number(*n) })
+            vec![("mode", DiversityMode::Threshold.as_str().into()), ("threshold", number(*n))]
         }
-        WithKind::Consistency(Consistency::Eventual) => json!({ "option": "consistency", "level": "eventual" }),
+        WithKind::Consistency(Consistency::Eventual) => vec![("level", ConsistencyKind::Eventual.as_str().into())],
         WithKind::Consistency(Consistency::Bounded(n, _)) => {
-            json!({ "option": "consistency", "level": "bounded", "bound": number(*n) })
+            vec![("level", ConsistencyKind::Bounded.as_str().into()), ("bound", number(*n))]
         }
         WithKind::Consistency(Consistency::Linearizable) => {
-            json!({ "option": "consistency", "level": "linearizable" })
+            vec![("level", ConsistencyKind::Linearizable.as_str().into())]
         }
-        WithKind::Dedup(f) => json!({ "option": "dedup", "field": f.name }),
-        WithKind::Locale(s) => json!({ "option": "locale", "locale": s.value }),
-        WithKind::Cache(ttl) => json!({ "option": "cache", "ttl": ttl.value }),
-        WithKind::Extension { name, args: None } => json!({ "option": name }),
-        WithKind::Extension { name, args: Some(args) } => json!({ "option": name, "args": values(args) }),
+        WithKind::Dedup(f) => vec![("field", f.name.as_str().into())],
+        WithKind::Locale(s) => vec![("locale", s.value.as_str().into())],
+        WithKind::Cache(ttl) => vec![("ttl", ttl.value.into())],
+        WithKind::Extension { args: Some(args), .. } => vec![("args", values(args))],
+        _ => vec![],
+    };
+    if let Some(m) = o.as_object_mut() {
+        m.extend(args.into_iter().map(|(k, v)| (k.to_string(), v)));
     }
+    o
 }
 
 /// `{"stage": name, …arguments}`.

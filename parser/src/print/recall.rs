@@ -3,6 +3,8 @@
 use super::values::{int_or_param, number_text, quoted, target, value, values};
 use super::{Ctx, newline};
 use crate::ast::*;
+use cal_grammar::WithOptionName;
+use cal_grammar::with::{CACHE_TTL, DIVERSITY_LAMBDA, DiversityMode};
 
 /// A RECALL statement: on one line when it fits, else one clause per line.
 pub(crate) fn recall(r: &Recall, cx: Ctx) -> String {
@@ -155,30 +157,35 @@ pub(crate) fn with_clause(w: &WithClause, cx: Ctx) -> String {
     out
 }
 
-/// One WITH option with its arguments.
+/// One WITH option with its arguments; names and argument words are the grammar's.
 fn with_option(k: &WithKind) -> String {
-    match k {
-        WithKind::Superseded => "superseded".into(),
-        WithKind::ScoreBreakdown => "score_breakdown".into(),
-        WithKind::Explanation => "explanation".into(),
-        WithKind::Provenance => "provenance".into(),
-        WithKind::ContradictionDetection => "contradiction_detection".into(),
-        WithKind::Summarize => "summarize".into(),
-        WithKind::IsoTimestamps => "iso_timestamps".into(),
-        WithKind::ProgressiveDisclosure(None) => "progressive_disclosure".into(),
-        WithKind::ProgressiveDisclosure(Some((level, _))) => format!("progressive_disclosure({})", level.as_str()),
-        WithKind::Diversity(Diversity::Mmr(None)) => "diversity(mmr)".into(),
-        WithKind::Diversity(Diversity::Mmr(Some((n, _)))) => format!("diversity(mmr, lambda = {})", number_text(*n)),
-        WithKind::Diversity(Diversity::Threshold(n, _)) => format!("diversity(threshold, {})", number_text(*n)),
-        WithKind::Consistency(Consistency::Eventual) => "consistency(eventual)".into(),
-        WithKind::Consistency(Consistency::Bounded(n, _)) => format!("consistency(bounded({}))", number_text(*n)),
-        WithKind::Consistency(Consistency::Linearizable) => "consistency(linearizable)".into(),
-        WithKind::Dedup(f) => format!("dedup({})", f.name),
-        WithKind::Locale(s) => format!("locale({})", quoted(&s.value)),
-        WithKind::Cache(ttl) => format!("cache(ttl = {})", ttl.value),
-        WithKind::Extension { name, args: None } => name.to_string(),
-        WithKind::Extension { name, args: Some(args) } => format!("{name}({})", values(args)),
+    if let WithKind::Extension { name, args } = k {
+        return match args {
+            Some(args) => format!("{name}({})", values(args)),
+            None => name.to_string(),
+        };
     }
+    // Every option but an extension has a name in the grammar's table.
+    let name = k.name().map_or("", WithOptionName::as_str);
+    let arg = match k {
+        WithKind::ProgressiveDisclosure(Some((level, _))) => level.as_str().to_string(),
+        WithKind::Diversity(Diversity::Mmr(None)) => DiversityMode::Mmr.as_str().to_string(),
+        WithKind::Diversity(Diversity::Mmr(Some((n, _)))) => {
+            format!("{}, {DIVERSITY_LAMBDA} = {}", DiversityMode::Mmr, number_text(*n))
+        }
+        WithKind::Diversity(Diversity::Threshold(n, _)) => format!("{}, {}", DiversityMode::Threshold, number_text(*n)),
+        WithKind::Consistency(Consistency::Eventual) => ConsistencyKind::Eventual.as_str().to_string(),
+        WithKind::Consistency(Consistency::Bounded(n, _)) => {
+            format!("{}({})", ConsistencyKind::Bounded, number_text(*n))
+        }
+        WithKind::Consistency(Consistency::Linearizable) => ConsistencyKind::Linearizable.as_str().to_string(),
+        WithKind::Dedup(f) => f.name.to_string(),
+        WithKind::Locale(s) => quoted(&s.value),
+        WithKind::Cache(ttl) => format!("{CACHE_TTL} = {}", ttl.value),
+        // Flags, and `progressive_disclosure` without a level.
+        _ => return name.to_string(),
+    };
+    format!("{name}({arg})")
 }
 
 /// One pipeline stage, without the `|`.

@@ -158,17 +158,10 @@ pub(crate) fn int_or_param(p: &mut Cursor<'_, '_>) -> PResult<IntOrParam> {
     int_lit(p).map(IntOrParam::Int)
 }
 
-/// A hash literal's digits, lower-cased (hash literals are case-insensitive hex).
-fn lower_hash(h: &str) -> Text {
-    let mut t = Text::from(h);
-    t.make_ascii_lowercase();
-    t
-}
-
 /// A hash literal or parameter (EXISTS, HISTORY, SUPERSEDE, REVERT, THREAD FROM).
 pub(crate) fn target(p: &mut Cursor<'_, '_>) -> PResult<Target> {
     let kind = match p.peek() {
-        Some(Token::Hash(h)) => TargetKind::Hash(lower_hash(h)),
+        Some(Token::Hash(h)) => TargetKind::Hash(h.into()),
         Some(Token::Param(name)) => TargetKind::Param(name.into()),
         _ => return Err(p.error_expecting(Expect::Hash)),
     };
@@ -207,7 +200,7 @@ pub(crate) fn value_in_place(p: &mut Cursor<'_, '_>) -> PResult<Value> {
         }
         Some(Token::Hash(h)) => {
             p.bump();
-            ValueKind::Hash(lower_hash(h))
+            ValueKind::Hash(h.into())
         }
         // The lexer has reported this (unterminated string, bad number, …); taking it as a
         // value keeps one lexical mistake from also producing syntax errors around it.

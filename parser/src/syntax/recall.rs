@@ -4,6 +4,7 @@ use super::common::*;
 use super::cursor::{Bail, Cursor, PResult};
 use super::expected::Expect;
 use crate::ast::*;
+use cal_grammar::with::{CACHE_TTL, DIVERSITY_LAMBDA, DiversityMode, EXTENSION_PREFIX, WithArgument};
 use cal_grammar::{Code, Diagnostic, Keyword, Span, WithOptionName, suggest};
 use cal_lexer::Token;
 
@@ -368,15 +369,12 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
         Some(Token::Kw(k)) if !starts_clause(k) => (k.as_str(), p.bump(), true),
         _ => return Err(p.error_expecting(Expect::WithOption)),
     };
-    let kind = match word {
-        "superseded" => WithKind::Superseded,
-        "score_breakdown" => WithKind::ScoreBreakdown,
-        "explanation" => WithKind::Explanation,
-        "provenance" => WithKind::Provenance,
-        "contradiction_detection" => WithKind::ContradictionDetection,
-        "summarize" => WithKind::Summarize,
-        "iso_timestamps" => WithKind::IsoTimestamps,
-        "progressive_disclosure" => {
+    let name = if is_keyword { None } else { WithOptionName::from_word(word) };
+    let kind = match name {
+        Some(n) if n.argument() == WithArgument::None => {
+            WithKind::flag(n).ok_or_else(|| p.error_expecting(Expect::WithOption))?
+        }
+        Some(WithOptionName::ProgressiveDisclosure) => {
             if p.at(Token::LParen) {
                 WithKind::ProgressiveDisclosure(Some(parens(p, |p| {
                     let (w, span) = ident(p, Expect::Name)?;
@@ -396,46 +394,50 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
                 WithKind::ProgressiveDisclosure(None)
             }
         }
-        "diversity" => WithKind::Diversity(parens(p, |p| {
-            if p.eat_word("mmr").is_some() {
+        Some(WithOptionName::Diversity) => WithKind::Diversity(parens(p, |p| {
+            if p.eat_word(DiversityMode::Mmr.as_str()).is_some() {
                 let lambda = if p.eat(Token::Comma).is_some() {
-                    p.eat_word("lambda").ok_or_else(|| p.error_expecting(Expect::Name))?;
+                    p.eat_word(DIVERSITY_LAMBDA).ok_or_else(|| p.error_expecting(Expect::Name))?;
                     p.expect(Token::Eq)?;
                     Some(number(p)?)
                 } else {
                     None
                 };
                 Ok(Diversity::Mmr(lambda))
-            } else if p.eat_word("threshold").is_some() {
+            } else if p.eat_word(DiversityMode::Threshold.as_str()).is_some() {
                 p.expect(Token::Comma)?;
                 let (n, s) = number(p)?;
                 Ok(Diversity::Threshold(n, s))
             } else {
-                unknown_argument(p, "diversity method", &["mmr", "threshold"])?;
+                unknown_argument(p, "diversity method", &DiversityMode::words().collect::<Vec<_>>())?;
                 Ok(Diversity::Mmr(None))
             }
         })?),
-        "consistency" => WithKind::Consistency(parens(p, |p| {
-            if p.eat_word("eventual").is_some() {
+        Some(WithOptionName::Consistency) => WithKind::Consistency(parens(p, |p| {
+            if p.eat_word(ConsistencyKind::Eventual.as_str()).is_some() {
                 Ok(Consistency::Eventual)
-            } else if p.eat_word("linearizable").is_some() {
+            } else if p.eat_word(ConsistencyKind::Linearizable.as_str()).is_some() {
                 Ok(Consistency::Linearizable)
-            } else if p.eat_word("bounded").is_some() {
+            } else if p.eat_word(ConsistencyKind::Bounded.as_str()).is_some() {
                 let (n, s) = parens(p, number)?;
                 Ok(Consistency::Bounded(n, s))
             } else {
-                unknown_argument(p, "consistency level", &["eventual", "bounded", "linearizable"])?;
+                let valid = [ConsistencyKind::Eventual, ConsistencyKind::Bounded, ConsistencyKind::Linearizable];
+                unknown_argument(p, "consistency level", &valid.map(ConsistencyKind::as_str))?;
                 Ok(Consistency::Eventual)
             }
         })?),
-        "dedup" => WithKind::Dedup(parens(p, field)?),
-        "locale" => WithKind::Locale(parens(p, string_lit)?),
-        "cache" => WithKind::Cache(parens(p, |p| {
-            p.eat_word("ttl").ok_or_else(|| p.error_expecting(Expect::Name))?;
+        Some(WithOptionName::Dedup) => WithKind::Dedup(parens(p, field)?),
+        Some(WithOptionName::Locale) => WithKind::Locale(parens(p, string_lit)?),
+        Some(WithOptionName::Cache) => WithKind::Cache(parens(p, |p| {
+            p.eat_word(CACHE_TTL).ok_or_else(|| p.error_expecting(Expect::Name))?;
             p.expect(Token::Eq)?;
             int_lit(p)
         })?),
-        ext if ext.starts_with("x_") => {
+        // The flags, taken by the first arm.
+        Some(_) => return Err(p.error_expecting(Expect::WithOption)),
+        None if !is_keyword && word.starts_with(EXTENSION_PREFIX) => {
+            let ext = word;
             let args = if p.at(Token::LParen) {
                 Some(parens(p, |p| {
                     let mut args = Vec::new();
@@ -452,8 +454,8 @@ fn with_option(p: &mut Cursor<'_, '_>) -> PResult<WithOption> {
             };
             WithKind::Extension { name: ext.into(), args }
         }
-        other => {
-            let other = if is_keyword { other.to_ascii_lowercase().into() } else { std::borrow::Cow::Borrowed(other) };
+        None => {
+            let other = if is_keyword { word.to_ascii_lowercase().into() } else { std::borrow::Cow::Borrowed(word) };
             p.report(unknown_word(
                 "WITH option",
                 &other,

@@ -124,7 +124,7 @@ P = "parse.where.values"
 for q in ['RECALL WHERE subject = "alice"', "RECALL WHERE confidence >= 0", "RECALL WHERE confidence >= 1",
           "RECALL WHERE importance >= 0.123456", "RECALL WHERE subject = $user", "RECALL WHERE contradicted = TRUE",
           'RECALL WHERE subject = "tab\\\\slash"', 'RECALL WHERE subject = "multi\nline"', 'RECALL WHERE subject = ""',
-          "RECALL WHERE hash = sha256:" + "0123456789abcdef" * 4, "RECALL WHERE hash = sha256:ABCDEF01"]:
+          "RECALL WHERE hash = sha256:" + "0123456789abcdef" * 4, "RECALL WHERE hash = sha256:abcdef01"]:
     w.acc(P, q, tags=("value",), sections=("3.4",))
 P = "parse.where.layout"
 w.acc(P, 'RECALL beliefs\n  WHERE subject = "alice"\n    AND relation = "prefers"\n  | LIMIT 5', tags=("layout",))

@@ -50,7 +50,7 @@ a.acc("parse.assemble.full", 'CAL/1 ASSEMBLE user_context FOR "alice" FROM belie
 s = Area("parse/statements.json", "EXISTS, HISTORY, DESCRIBE, BATCH, COALESCE, EXPLAIN, set operations, LET, CAL/1.",
          X, ("statement",), ("4", "8"))
 for prod, lv, sec, qs in [
-    ("exists_stmt", C, "8.3", [f"EXISTS {H}", "EXISTS $h", "EXISTS sha256:" + "ab" * 32, "exists sha256:ABCDEF0123"]),
+    ("exists_stmt", C, "8.3", [f"EXISTS {H}", "EXISTS $h", "EXISTS sha256:" + "ab" * 32, "exists sha256:abcdef0123"]),
     ("history_stmt", X, "8.4", [f"HISTORY {H}", "HISTORY $h", f"HISTORY {H} DIFF {H2}", f"HISTORY {H} DIFF $other",
                                 'HISTORY WHERE subject = "alice" AND relation = "prefers"',
                                 'HISTORY WHERE relation = "prefers" AND subject = "alice"',

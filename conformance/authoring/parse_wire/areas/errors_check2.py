@@ -63,7 +63,7 @@ AREAS = [
         (f'EXPLAIN SUPERSEDE {H} REASON "r"', None),
         (f'CAL/1 SUPERSEDE {H} REASON "zoë"', None),
         (f'-- no SET\nSUPERSEDE {H} REASON "r"', None),
-        (f'SUPERSEDE {H.upper().replace("SHA256", "sha256")} REASON "r"', None),
+        (f'SUPERSEDE sha256:{"0123456789abcdef" * 4} REASON "r"', None),
         (f'SUPERSEDE {H}    REASON "spaces"', None),
         (f'SUPERSEDE\n  {H}\n  REASON "r"', None),
     ]),

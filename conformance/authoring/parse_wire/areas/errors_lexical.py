@@ -79,7 +79,8 @@ for q in ["", " ", "\n", "\t\n  ", "-- comment", "-- a\n-- b\n", "   -- trailing
           "\n\n\n-- three blank lines then a comment"]:
     e014.rej(P, q, "CAL-E014", whole(q))
 
-e015 = Area("parse/errors-E015.json", "CAL-E015: a hash literal that is not sha256: + 8-64 hex digits (§3.4).", "core",
+e015 = Area("parse/errors-E015.json",
+            "CAL-E015: a hash literal that is not sha256: + 8-64 lower-case hex digits (§3.4; OMS §5.1).", "core",
             ("hash",), ("3.4",))
 P = "parse.err.e015"
 for q, at in [
@@ -95,6 +96,11 @@ for q, at in [
     ('REVERT sha256:abcd\nREASON "undo"', "sha256:abcd"),
     ('RECALL beliefs ABOUT "ünï" WHERE hash = sha256:a1b2c3d4…', "sha256:a1b2c3d4…"),
     ("EXISTS sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0", None),
+    # Upper-case hex: OMS §5 "Uppercase hexadecimal MUST be rejected" (docs/spec-decisions.md L4).
+    ("EXISTS sha256:ABCDEF01", "sha256:ABCDEF01"),
+    ("RECALL WHERE hash = sha256:aBcDeF01", "sha256:aBcDeF01"),
+    ("RECALL events THREAD FROM sha256:" + "A1" * 32, "sha256:" + "A1" * 32),
+    ("HISTORY sha256:a1b2c3d4 DIFF sha256:DEADBEEF", "sha256:DEADBEEF"),
 ]:
     if at is None:
         at = q[len("EXISTS "):]

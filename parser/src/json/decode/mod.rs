@@ -258,14 +258,9 @@ impl Decoder {
     /// The hex digits of `"sha256:…"` (8 to 64 lower-case hex digits).
     fn hash(&mut self, v: &Json, p: &Ptr) -> R<Text> {
         let s = self.raw_str(v, p)?;
-        match s.strip_prefix("sha256:") {
-            Some(hex)
-                if cal_lexer::HASH_HEX_DIGITS.contains(&hex.len())
-                    && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
-            {
-                Ok(hex.into())
-            }
-            _ => {
+        match cal_grammar::hash::hex_of(s) {
+            Some(hex) => Ok(hex.into()),
+            None => {
                 let detail = format!("\"{s}\" is not a hash literal: `sha256:` and 8 to 64 lower-case hex digits.");
                 self.report(at_code(Code::E015, &p.0, detail));
                 Err(Stop)

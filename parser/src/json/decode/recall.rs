@@ -3,6 +3,8 @@
 use super::{Decoder, NO_SPAN, Ptr, R};
 use crate::ast::*;
 use crate::json::names;
+use cal_grammar::WithOptionName;
+use cal_grammar::with::{DiversityMode, EXTENSION_PREFIX};
 use serde_json::{Map, Value as Json};
 
 impl Decoder {
@@ -134,59 +136,67 @@ impl Decoder {
             let v = d.req(o, key, p)?;
             Ok((d.number(v, &p.key(key))?, NO_SPAN))
         };
-        Ok(match name {
-            "superseded" => WithKind::Superseded,
-            "score_breakdown" => WithKind::ScoreBreakdown,
-            "explanation" => WithKind::Explanation,
-            "provenance" => WithKind::Provenance,
-            "contradiction_detection" => WithKind::ContradictionDetection,
-            "summarize" => WithKind::Summarize,
-            "iso_timestamps" => WithKind::IsoTimestamps,
-            "progressive_disclosure" => WithKind::ProgressiveDisclosure(self.opt(o, "level", p, |d, v, p| {
-                Ok((d.word(v, p, "disclosure level", DisclosureLevel::from_word)?, NO_SPAN))
-            })?),
-            "diversity" => {
+        let option = WithOptionName::from_word(name);
+        if let Some(flag) = option.and_then(WithKind::flag) {
+            return Ok(flag);
+        }
+        Ok(match option {
+            Some(WithOptionName::ProgressiveDisclosure) => {
+                WithKind::ProgressiveDisclosure(self.opt(o, "level", p, |d, v, p| {
+                    Ok((d.word(v, p, "disclosure level", DisclosureLevel::from_word)?, NO_SPAN))
+                })?)
+            }
+            Some(WithOptionName::Diversity) => {
                 let mode = self.req(o, "mode", p)?;
-                match self.raw_str(mode, &p.key("mode"))? {
-                    "mmr" if o.contains_key("lambda") => {
+                let mode_text = self.raw_str(mode, &p.key("mode"))?;
+                match DiversityMode::from_word(mode_text) {
+                    Some(DiversityMode::Mmr) if o.contains_key("lambda") => {
                         WithKind::Diversity(Diversity::Mmr(Some(num(self, "lambda")?)))
                     }
-                    "mmr" => WithKind::Diversity(Diversity::Mmr(None)),
-                    "threshold" => {
+                    Some(DiversityMode::Mmr) => WithKind::Diversity(Diversity::Mmr(None)),
+                    Some(DiversityMode::Threshold) => {
                         let (n, s) = num(self, "threshold")?;
                         WithKind::Diversity(Diversity::Threshold(n, s))
                     }
-                    other => return Err(self.fail(&p.key("mode"), format!("\"{other}\" is not a diversity mode."))),
+                    None => {
+                        return Err(self.fail(&p.key("mode"), format!("\"{mode_text}\" is not a diversity mode.")));
+                    }
                 }
             }
-            "consistency" => {
+            Some(WithOptionName::Consistency) => {
                 let level = self.req(o, "level", p)?;
-                match self.raw_str(level, &p.key("level"))? {
-                    "eventual" => WithKind::Consistency(Consistency::Eventual),
-                    "linearizable" => WithKind::Consistency(Consistency::Linearizable),
-                    "bounded" => {
+                let level_text = self.raw_str(level, &p.key("level"))?;
+                match ConsistencyKind::from_word(level_text) {
+                    Some(ConsistencyKind::Eventual) => WithKind::Consistency(Consistency::Eventual),
+                    Some(ConsistencyKind::Linearizable) => WithKind::Consistency(Consistency::Linearizable),
+                    Some(ConsistencyKind::Bounded) => {
                         let (n, s) = num(self, "bound")?;
                         WithKind::Consistency(Consistency::Bounded(n, s))
                     }
-                    other => return Err(self.fail(&p.key("level"), format!("\"{other}\" is not a consistency level."))),
+                    None => {
+                        return Err(self.fail(&p.key("level"), format!("\"{level_text}\" is not a consistency level.")));
+                    }
                 }
             }
-            "dedup" => {
+            Some(WithOptionName::Dedup) => {
                 let f = self.req(o, "field", p)?;
                 WithKind::Dedup(self.field(f, &p.key("field"))?)
             }
-            "locale" => {
+            Some(WithOptionName::Locale) => {
                 let l = self.req(o, "locale", p)?;
                 WithKind::Locale(self.string_lit(l, &p.key("locale"))?)
             }
-            "cache" => {
+            Some(WithOptionName::Cache) => {
                 let ttl = self.req(o, "ttl", p)?;
                 WithKind::Cache(self.int_lit(ttl, &p.key("ttl"))?)
             }
-            ext if ext.starts_with("x_") && names::is_word(ext) => {
-                WithKind::Extension { name: ext.into(), args: self.opt(o, "args", p, Self::values)? }
+            None if name.starts_with(EXTENSION_PREFIX) && names::is_word(name) => {
+                WithKind::Extension { name: name.into(), args: self.opt(o, "args", p, Self::values)? }
             }
-            other => return Err(self.fail(&p.key("option"), format!("\"{other}\" is not a WITH option."))),
+            // The flags, returned above.
+            Some(_) | None => {
+                return Err(self.fail(&p.key("option"), format!("\"{name}\" is not a WITH option.")));
+            }
         })
     }
 

@@ -1,9 +1,20 @@
 //! The grammar file agrees with the tables of this crate and is well formed.
 
-use super::ebnf_support::{Tok, productions, set, terminals, words_deep};
-use super::*;
+use super::{Tok, rules, terminals, words_deep};
+use crate::fields::*;
 use crate::vocab::*;
-use std::collections::BTreeSet;
+use GrainType as G;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Production name → right-hand side.
+fn productions() -> BTreeMap<&'static str, &'static [Tok]> {
+    rules().iter().map(|r| (r.name.as_str(), r.body.as_slice())).collect()
+}
+
+/// A set of owned strings from string slices.
+fn set<'a>(items: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+    items.into_iter().map(str::to_string).collect()
+}
 
 /// Every production name of the spec's §4 grammar.
 const SPEC_PRODUCTIONS: &str = concat!(
@@ -42,14 +53,14 @@ fn every_reference_is_defined_and_every_production_used() {
     let prods = productions();
     let mut used = BTreeSet::new();
     for (name, rhs) in &prods {
-        for t in rhs {
+        for t in rhs.iter() {
             if let Tok::Name(r) = t {
-                assert!(prods.contains_key(r), "{name} refers to undefined {r}");
-                used.insert(r.clone());
+                assert!(prods.contains_key(r.as_str()), "{name} refers to undefined {r}");
+                used.insert(r.as_str());
             }
         }
     }
-    let unused: Vec<_> = prods.keys().filter(|p| !used.contains(*p)).cloned().collect();
+    let unused: Vec<_> = prods.keys().filter(|p| !used.contains(*p)).map(|p| p.to_string()).collect();
     assert_eq!(unused, set(ROOTS.split_whitespace()).into_iter().collect::<Vec<_>>());
 }
 
@@ -76,7 +87,7 @@ fn upper_case_terminals_are_keywords_and_keywords_are_used() {
     let mut upper = BTreeSet::new();
     let mut all = BTreeSet::new();
     for rhs in prods.values() {
-        for t in rhs {
+        for t in rhs.iter() {
             if let Tok::Term(s) = t {
                 all.insert(s.to_ascii_uppercase());
                 // Single letters are hex digits, not keywords.
@@ -125,8 +136,12 @@ fn word_sets_agree_with_vocab() {
         "positive_integer",
     ];
     let mut with = words_deep("with_option", &stops);
-    assert!(with.remove("ttl"));
+    assert!(with.remove(crate::with::CACHE_TTL));
     assert_eq!(with, set(WithOptionName::words()));
+    let modes = words_deep("diversity_spec", &["number"]);
+    for m in crate::with::DiversityMode::words().chain([crate::with::DIVERSITY_LAMBDA]) {
+        assert!(modes.contains(m), "{m} in diversity_spec: {modes:?}");
+    }
     let sections: BTreeSet<_> = productions()
         .keys()
         .filter(|p| p.ends_with("_section"))
