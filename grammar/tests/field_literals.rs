@@ -30,7 +30,6 @@ const NOT_FIELDS: &[(&str, &str, &str)] = &[
     ("render/src/formats/mod.rs", r#""state" | "phase" | "type" | "role" | "time""#, "attribute names of §10.3.2"),
     ("render/src/formats/toon.rs", r#""confidence" | "state" | "phase" | "type""#, "TOON column names (§10.9.3)"),
     ("render/src/formats/toon.rs", r#"c == "content""#, "the TOON `content` column"),
-    ("parser/src/json/decode/recall.rs", r#""threshold" =>"#, "the `threshold` mode of WITH diversity"),
     ("parser/src/syntax/recall.rs", r#""content" | "attr""#, "the PROJECT words content(…) and attr(…)"),
     ("lsp/src/engine/semantic.rs", r#"o == "hash""#, "a token kind for semantic highlighting"),
     ("lsp/src/engine/context.rs", r#"f == "content""#, "the PROJECT word content(…)"),
