@@ -17,6 +17,7 @@
 use crate::context::{Amend, Checker};
 use crate::limits::text_length;
 use cal_grammar::suggest::did_you_mean;
+use cal_grammar::templates::Var;
 use cal_grammar::templates::{TEMPLATE_PARENTS, VARIABLES, variable};
 use cal_grammar::{Code, Diagnostic, FormatName, Span, TemplateSectionKind, limits, sort_diagnostics};
 use cal_parser::ast::{DefineTemplate, Ident, TemplateBody, TemplateSection};
@@ -301,7 +302,7 @@ fn conflicts(cx: &mut Checker<'_>, body: &TemplateBody) {
     let Some(summary) = body.sections.iter().find(|s| s.kind == TemplateSectionKind::ElementSummary) else { return };
     for element in body.sections.iter().filter(|s| s.kind == TemplateSectionKind::Element) {
         for tag in template::parse(&element.text).tags {
-            if matches!(tag.kind, TagKind::Section | TagKind::Inverted) && tag.name == "grain.is_summary" {
+            if matches!(tag.kind, TagKind::Section | TagKind::Inverted) && tag.name == Var::GrainIsSummary.as_str() {
                 cx.error(
                     Code::E096,
                     at(element, &tag.span),

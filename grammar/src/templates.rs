@@ -10,6 +10,7 @@
 //! (`cal_parser::template`).
 
 use crate::FormatName;
+use crate::word_enum;
 
 /// The type of a template variable's value (§10.5), shown by hover and used to
 /// explain what a variable renders.
@@ -42,6 +43,8 @@ pub enum Level {
 /// One variable of the closed set: one row of §10.5's tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TemplateVariable {
+    /// Which variable it is.
+    pub var: Var,
     /// Its name, as written between the braces.
     pub name: &'static str,
     /// Its type.
@@ -52,45 +55,83 @@ pub struct TemplateVariable {
     pub doc: &'static str,
 }
 
-const fn var(name: &'static str, var_type: VarType, level: Level, doc: &'static str) -> TemplateVariable {
-    TemplateVariable { name, var_type, level, doc }
+const fn var(var: Var, var_type: VarType, level: Level, doc: &'static str) -> TemplateVariable {
+    TemplateVariable { var, name: var.as_str(), var_type, level, doc }
+}
+
+word_enum! {
+    /// A template variable of §10.5, by name: what the renderer fills and the checker accepts.
+    pub enum Var {
+        AssemblyName = "assembly.name",
+        AssemblyIntent = "assembly.intent",
+        AssemblySourceCount = "assembly.source_count",
+        AssemblyGrainCount = "assembly.grain_count",
+        BudgetTotal = "budget.total",
+        BudgetUsed = "budget.used",
+        BudgetRemaining = "budget.remaining",
+        BudgetUnit = "budget.unit",
+        BudgetUtilization = "budget.utilization",
+        DisclosureLevel = "disclosure.level",
+        Timestamp = "timestamp",
+        SourceLabel = "source.label",
+        SourceIndex = "source.index",
+        SourcePriority = "source.priority",
+        SourceGrainCount = "source.grain_count",
+        SourceTokensUsed = "source.tokens_used",
+        SourceTruncated = "source.truncated",
+        GrainContent = "grain.content",
+        GrainType = "grain.type",
+        GrainSubject = "grain.subject",
+        GrainRelation = "grain.relation",
+        GrainHumanizedRelation = "grain.humanized_relation",
+        GrainObject = "grain.object",
+        GrainConfidence = "grain.confidence",
+        GrainImportance = "grain.importance",
+        GrainTags = "grain.tags",
+        GrainCreatedAt = "grain.created_at",
+        GrainRelativeTime = "grain.relative_time",
+        GrainScore = "grain.score",
+        GrainHash = "grain.hash",
+        GrainIsFull = "grain.is_full",
+        GrainIsSummary = "grain.is_summary",
+    }
 }
 
 /// The closed variable set of §10.5, in its order. Anything else is CAL-E090.
 #[rustfmt::skip]
 pub static VARIABLES: &[TemplateVariable] = &[
-    var("assembly.name", VarType::String, Level::Assembly, "Context name"),
-    var("assembly.intent", VarType::String, Level::Assembly, "FOR clause text"),
-    var("assembly.source_count", VarType::Integer, Level::Assembly, "Number of sources"),
-    var("assembly.grain_count", VarType::Integer, Level::Assembly, "Total grains included"),
-    var("budget.total", VarType::Integer, Level::Assembly, "Total budget"),
-    var("budget.used", VarType::Integer, Level::Assembly, "Budget consumed"),
-    var("budget.remaining", VarType::Integer, Level::Assembly, "Remaining budget"),
-    var("budget.unit", VarType::String, Level::Assembly, "\"tokens\" or \"grains\""),
-    var("budget.utilization", VarType::Number, Level::Assembly, "0.0-1.0 utilization ratio"),
-    var("disclosure.level", VarType::String, Level::Assembly, "Disclosure level"),
-    var("timestamp", VarType::String, Level::Assembly, "ISO 8601 assembly timestamp"),
-    var("source.label", VarType::String, Level::Source, "Source label"),
-    var("source.index", VarType::Integer, Level::Source, "0-based position"),
-    var("source.priority", VarType::Integer, Level::Source, "1-based priority rank"),
-    var("source.grain_count", VarType::Integer, Level::Source, "Grains in this source"),
-    var("source.tokens_used", VarType::Integer, Level::Source, "Tokens consumed"),
-    var("source.truncated", VarType::Boolean, Level::Source, "Whether grains were cut for budget"),
-    var("grain.content", VarType::String, Level::Grain, "Projected text content (per Section 10.3.2 content rules)"),
-    var("grain.type", VarType::String, Level::Grain, "Grain type (used as SML element name)"),
-    var("grain.subject", VarType::String, Level::Grain, "Triple subject"),
-    var("grain.relation", VarType::String, Level::Grain, "Raw triple relation (with namespace)"),
-    var("grain.humanized_relation", VarType::String, Level::Grain, "Humanized relation (namespace stripped, underscores replaced)"),
-    var("grain.object", VarType::String, Level::Grain, "Triple object"),
-    var("grain.confidence", VarType::Number, Level::Grain, "Confidence [0.0, 1.0]"),
-    var("grain.importance", VarType::Number, Level::Grain, "Importance [0.0, 1.0]"),
-    var("grain.tags", VarType::String, Level::Grain, "Comma-separated tags"),
-    var("grain.created_at", VarType::String, Level::Grain, "ISO 8601 timestamp"),
-    var("grain.relative_time", VarType::String, Level::Grain, "Humanized relative time (e.g., \"2h ago\")"),
-    var("grain.score", VarType::Number, Level::Grain, "Relevance score"),
-    var("grain.hash", VarType::String, Level::Grain, "Content address (for machine envelope use, not LLM output)"),
-    var("grain.is_full", VarType::Section, Level::Grain, "True when disclosure = full"),
-    var("grain.is_summary", VarType::Section, Level::Grain, "True when disclosure = summary"),
+    var(Var::AssemblyName, VarType::String, Level::Assembly, "Context name"),
+    var(Var::AssemblyIntent, VarType::String, Level::Assembly, "FOR clause text"),
+    var(Var::AssemblySourceCount, VarType::Integer, Level::Assembly, "Number of sources"),
+    var(Var::AssemblyGrainCount, VarType::Integer, Level::Assembly, "Total grains included"),
+    var(Var::BudgetTotal, VarType::Integer, Level::Assembly, "Total budget"),
+    var(Var::BudgetUsed, VarType::Integer, Level::Assembly, "Budget consumed"),
+    var(Var::BudgetRemaining, VarType::Integer, Level::Assembly, "Remaining budget"),
+    var(Var::BudgetUnit, VarType::String, Level::Assembly, "\"tokens\" or \"grains\""),
+    var(Var::BudgetUtilization, VarType::Number, Level::Assembly, "0.0-1.0 utilization ratio"),
+    var(Var::DisclosureLevel, VarType::String, Level::Assembly, "Disclosure level"),
+    var(Var::Timestamp, VarType::String, Level::Assembly, "ISO 8601 assembly timestamp"),
+    var(Var::SourceLabel, VarType::String, Level::Source, "Source label"),
+    var(Var::SourceIndex, VarType::Integer, Level::Source, "0-based position"),
+    var(Var::SourcePriority, VarType::Integer, Level::Source, "1-based priority rank"),
+    var(Var::SourceGrainCount, VarType::Integer, Level::Source, "Grains in this source"),
+    var(Var::SourceTokensUsed, VarType::Integer, Level::Source, "Tokens consumed"),
+    var(Var::SourceTruncated, VarType::Boolean, Level::Source, "Whether grains were cut for budget"),
+    var(Var::GrainContent, VarType::String, Level::Grain, "Projected text content (per Section 10.3.2 content rules)"),
+    var(Var::GrainType, VarType::String, Level::Grain, "Grain type (used as SML element name)"),
+    var(Var::GrainSubject, VarType::String, Level::Grain, "Triple subject"),
+    var(Var::GrainRelation, VarType::String, Level::Grain, "Raw triple relation (with namespace)"),
+    var(Var::GrainHumanizedRelation, VarType::String, Level::Grain, "Humanized relation (namespace stripped, underscores replaced)"),
+    var(Var::GrainObject, VarType::String, Level::Grain, "Triple object"),
+    var(Var::GrainConfidence, VarType::Number, Level::Grain, "Confidence [0.0, 1.0]"),
+    var(Var::GrainImportance, VarType::Number, Level::Grain, "Importance [0.0, 1.0]"),
+    var(Var::GrainTags, VarType::String, Level::Grain, "Comma-separated tags"),
+    var(Var::GrainCreatedAt, VarType::String, Level::Grain, "ISO 8601 timestamp"),
+    var(Var::GrainRelativeTime, VarType::String, Level::Grain, "Humanized relative time (e.g., \"2h ago\")"),
+    var(Var::GrainScore, VarType::Number, Level::Grain, "Relevance score"),
+    var(Var::GrainHash, VarType::String, Level::Grain, "Content address (for machine envelope use, not LLM output)"),
+    var(Var::GrainIsFull, VarType::Section, Level::Grain, "True when disclosure = full"),
+    var(Var::GrainIsSummary, VarType::Section, Level::Grain, "True when disclosure = summary"),
 ];
 
 /// The variable called `name`, if it is in the closed set: the one lookup the

@@ -1,9 +1,9 @@
-//! Field names are spelled in this crate only. Code elsewhere that treats a
-//! string as a CAL field (compares a field name with it, builds a condition or
-//! a field reference from it, looks a field up by it, matches on it) names the
-//! field through `cal_grammar::fields::names` or a grammar table instead, so
-//! renaming or retyping a field is one edit here and the compiler finds every
-//! use.
+//! Field names, WITH options, format and preset names, and template variables
+//! are spelled in this crate only. Code elsewhere that treats a string as one
+//! of them (compares a name with it, builds a condition or a field reference
+//! from it, looks it up, matches on it) names it through grammar
+//! (`fields::names`, `WithOptionName`, `FormatName`, `templates::Var`) instead,
+//! so renaming one is one edit here and the compiler finds every use.
 //!
 //! The scan reads the non-test source of every other crate and flags a string
 //! literal equal to a field name in one of those positions. The few literals
@@ -14,8 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
-use cal_grammar::GrainType;
 use cal_grammar::fields::{COMMON_FIELDS, type_fields};
+use cal_grammar::{FormatName, GrainType, WithOptionName};
 
 /// Crates whose source is scanned.
 const CRATES: &[&str] = &["lexer", "parser", "checker", "planner", "interp", "render", "lsp", "cli", "conformance"];
@@ -33,13 +33,25 @@ const NOT_FIELDS: &[(&str, &str, &str)] = &[
     ("parser/src/syntax/recall.rs", r#""content" | "attr""#, "the PROJECT words content(…) and attr(…)"),
     ("lsp/src/engine/semantic.rs", r#"o == "hash""#, "a token kind for semantic highlighting"),
     ("lsp/src/engine/context.rs", r#"f == "content""#, "the PROJECT word content(…)"),
+    (
+        "cli/src/commands/repl.rs",
+        r#""json" => self.format"#,
+        "the REPL's `:format json` command (the CLI's output, not a CAL format)",
+    ),
+    ("cli/src/commands/repl.rs", r#""text" => self.format"#, "the REPL's `:format text` command"),
+    ("conformance/src/loader.rs", r#"x == "json""#, "a file extension"),
 ];
 
+/// The words the scan guards: field names, WITH option names, format and preset names, and
+/// template variables.
 fn field_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = COMMON_FIELDS.iter().map(|f| f.name).collect();
     for g in GrainType::ALL {
         names.extend(type_fields(*g).iter().map(|f| f.name));
     }
+    names.extend(WithOptionName::words());
+    names.extend(FormatName::words());
+    names.extend(cal_grammar::templates::VARIABLES.iter().map(|v| v.name));
     names.sort_unstable();
     names.dedup();
     names
@@ -94,7 +106,8 @@ fn no_crate_but_grammar_spells_a_field_name() {
                 for name in &names {
                     let lit = format!("\"{name}\"");
                     for (at, _) in line.match_indices(&lit) {
-                        if in_field_position(line, at, at + lit.len()) {
+                        // A template variable (`grain.subject`) is never anything else, wherever it is.
+                        if name.contains('.') || in_field_position(line, at, at + lit.len()) {
                             found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
                         }
                     }

@@ -10,6 +10,7 @@
 //! (only an unchecked inline template can hold one) renders as the empty
 //! string (§10.8).
 
+use cal_grammar::templates::Var;
 use std::collections::BTreeMap;
 
 use cal_grammar::limits::{DEFAULT_BUDGET_TOKENS, MAX_EACH_ITERATIONS, TEMPLATE_OUTPUT_BUDGET_FACTOR};
@@ -45,30 +46,33 @@ fn grain_vars(
     if let Some(g) = raw {
         let [_, relation, _] = cal_grammar::fields::TRIPLE;
         if let Some(CalValue::Str(r)) = g.field(relation) {
-            v.insert("grain.relation", r);
+            v.insert(Var::GrainRelation.as_str(), r);
         }
         if let Some(CalValue::Time(ms)) = g.field(cal_grammar::binding::TIME) {
-            v.insert("grain.created_at", crate::time::iso(ms));
+            v.insert(Var::GrainCreatedAt.as_str(), crate::time::iso(ms));
         }
-        v.insert("grain.score", canonical_number(g.score));
+        v.insert(Var::GrainScore.as_str(), canonical_number(g.score));
     }
-    v.insert("grain.content", e.content.clone());
-    v.insert("grain.type", e.tag.clone());
-    v.insert("grain.subject", e.triple.0.clone());
-    v.insert("grain.humanized_relation", e.triple.1.clone());
-    v.insert("grain.object", e.triple.2.clone());
-    for (var, attr) in [("grain.confidence", "confidence"), ("grain.importance", "importance"), ("grain.tags", "tags")]
-    {
+    v.insert(Var::GrainContent.as_str(), e.content.clone());
+    v.insert(Var::GrainType.as_str(), e.tag.clone());
+    v.insert(Var::GrainSubject.as_str(), e.triple.0.clone());
+    v.insert(Var::GrainHumanizedRelation.as_str(), e.triple.1.clone());
+    v.insert(Var::GrainObject.as_str(), e.triple.2.clone());
+    for (var, attr) in [
+        (Var::GrainConfidence.as_str(), "confidence"),
+        (Var::GrainImportance.as_str(), "importance"),
+        (Var::GrainTags.as_str(), "tags"),
+    ] {
         if let Some(x) = e.attr(attr) {
             v.insert(var, x.text());
         }
     }
     if let Some(t) = e.attr("time").or_else(|| e.attr("observed")) {
-        v.insert("grain.relative_time", t.text());
+        v.insert(Var::GrainRelativeTime.as_str(), t.text());
     }
     let mut f = BTreeMap::new();
-    f.insert("grain.is_full", disclosure == Disclosure::Full);
-    f.insert("grain.is_summary", disclosure == Disclosure::Summary);
+    f.insert(Var::GrainIsFull.as_str(), disclosure == Disclosure::Full);
+    f.insert(Var::GrainIsSummary.as_str(), disclosure == Disclosure::Summary);
     (v, f)
 }
 
@@ -170,22 +174,25 @@ pub fn render_assembly(
     };
     let all: Vec<Item<'_>> = a.sources.iter().enumerate().flat_map(|(i, s)| items(i, s)).map(item).collect();
     let mut base = BTreeMap::new();
-    base.insert("assembly.name", a.name.clone());
-    base.insert("assembly.intent", a.intent.clone().unwrap_or_default());
-    base.insert("assembly.source_count", a.sources.len().to_string());
-    base.insert("assembly.grain_count", all.len().to_string());
-    base.insert("budget.total", budget.amount.to_string());
-    base.insert("budget.unit", budget.unit.as_str().to_string());
+    base.insert(Var::AssemblyName.as_str(), a.name.clone());
+    base.insert(Var::AssemblyIntent.as_str(), a.intent.clone().unwrap_or_default());
+    base.insert(Var::AssemblySourceCount.as_str(), a.sources.len().to_string());
+    base.insert(Var::AssemblyGrainCount.as_str(), all.len().to_string());
+    base.insert(Var::BudgetTotal.as_str(), budget.amount.to_string());
+    base.insert(Var::BudgetUnit.as_str(), budget.unit.as_str().to_string());
     let used = match budget.unit {
         BudgetUnit::Tokens => a.tokens_used,
         BudgetUnit::Grains => all.len(),
     };
-    base.insert("budget.used", used.to_string());
-    base.insert("budget.remaining", budget.amount.saturating_sub(used).to_string());
+    base.insert(Var::BudgetUsed.as_str(), used.to_string());
+    base.insert(Var::BudgetRemaining.as_str(), budget.amount.saturating_sub(used).to_string());
     let utilization = if budget.amount == 0 { 0.0 } else { (used as f64 / budget.amount as f64).min(1.0) };
-    base.insert("budget.utilization", crate::project::canonical_number((utilization * 100.0).round() / 100.0));
-    base.insert("disclosure.level", d.as_str().to_string());
-    base.insert("timestamp", crate::time::iso(opts.now_ms));
+    base.insert(
+        Var::BudgetUtilization.as_str(),
+        crate::project::canonical_number((utilization * 100.0).round() / 100.0),
+    );
+    base.insert(Var::DisclosureLevel.as_str(), d.as_str().to_string());
+    base.insert(Var::Timestamp.as_str(), crate::time::iso(opts.now_ms));
     let mut lines: Vec<String> = Vec::new();
     let mut push = |s: Option<String>| {
         if let Some(s) = s {
@@ -203,12 +210,12 @@ pub fn render_assembly(
     for (i, s) in a.sources.iter().enumerate() {
         let mut vars = base.clone();
         let r = reports.get(i);
-        vars.insert("source.label", s.label.clone());
-        vars.insert("source.index", i.to_string());
-        vars.insert("source.priority", (i + 1).to_string());
-        vars.insert("source.grain_count", s.elements.len().to_string());
-        vars.insert("source.tokens_used", r.map_or(0, |r| r.tokens_used).to_string());
-        vars.insert("source.truncated", r.is_some_and(|r| r.truncated).to_string());
+        vars.insert(Var::SourceLabel.as_str(), s.label.clone());
+        vars.insert(Var::SourceIndex.as_str(), i.to_string());
+        vars.insert(Var::SourcePriority.as_str(), (i + 1).to_string());
+        vars.insert(Var::SourceGrainCount.as_str(), s.elements.len().to_string());
+        vars.insert(Var::SourceTokensUsed.as_str(), r.map_or(0, |r| r.tokens_used).to_string());
+        vars.insert(Var::SourceTruncated.as_str(), r.is_some_and(|r| r.truncated).to_string());
         let els: Vec<Item<'_>> = items(i, s).into_iter().map(item).collect();
         let sscope = Scope { vars: vars.clone(), flags: BTreeMap::new(), each: &els };
         push(match own(K::SourceBreak) {
