@@ -28,19 +28,7 @@ fn grains_returned(r: &Json) -> u64 {
 }
 
 /// §8.2's flagship ASSEMBLE, as the spec prints it.
-const FLAGSHIP: &str = r#"ASSEMBLE user_context
-FOR "conversation about alice's preferences and goals"
-FROM
-beliefs: (RECALL beliefs ABOUT "alice" WHERE relation = "prefers" LIMIT 20),
-goals: (RECALL goals ABOUT "alice" RECENT 10),
-events: (RECALL events WHERE user_id = "alice" RECENT 5),
-history: (RECALL beliefs ABOUT "alice"
-WHERE relation = "prefers" WITH superseded
-| ORDER BY time DESC | LIMIT 3)
-BUDGET 2000 tokens
-PRIORITY beliefs > goals > events > history
-FORMAT markdown
-WITH progressive_disclosure, dedup(subject)"#;
+const FLAGSHIP: &str = cal_parser::spec_examples::ASSEMBLE_8_2;
 
 fn demo_run(q: &str) -> Json {
     let store = Arc::new(demo::load(NOW_MS).unwrap_or_else(|e| panic!("demo memory: {e}")));
