@@ -44,6 +44,12 @@ enum Command {
     /// export, add, verify, stats).
     #[command(subcommand)]
     Store(commands::store::StoreCommand),
+    /// The server key that signs capability tokens.
+    #[command(subcommand)]
+    Key(commands::token::KeyCommand),
+    /// Capability tokens (§18.1): issue one, or inspect and verify one.
+    #[command(subcommand)]
+    Token(commands::token::TokenCommand),
     /// The language server, on standard input/output.
     Lsp(commands::lsp::LspArgs),
     /// Certify a CAL implementation against the conformance corpus; serve this toolchain as an adapter.
@@ -61,6 +67,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Run(args) => commands::run::run(&args),
+        Command::Key(cmd) => commands::token::key(&cmd),
+        Command::Token(cmd) => commands::token::token(&cmd),
         Command::Explain(args) => commands::explain::run(&args),
         Command::Repl(args) => commands::repl::run(&args),
         Command::Check(args) => commands::check::run(&args),

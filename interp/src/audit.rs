@@ -7,8 +7,9 @@
 use std::io::Write;
 use std::sync::Mutex;
 
+use hmac::{Hmac, Mac};
 use serde_json::{Value as Json, json};
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 
 /// One audit entry (§21, Tier 0 table; `statement_type` and `error` added).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,17 +136,9 @@ impl<W: Write + Send + std::fmt::Debug> AuditSink for JsonLinesAudit<W> {
 /// HMAC-SHA256 (RFC 2104) of `message` under `key`, as lowercase hex: the
 /// pseudonymized `actor_id` of §21.
 pub fn pseudonym(key: &[u8], message: &str) -> String {
-    const BLOCK: usize = 64;
-    let mut k = [0u8; BLOCK];
-    if key.len() > BLOCK {
-        k[..32].copy_from_slice(&Sha256::digest(key));
-    } else {
-        k[..key.len()].copy_from_slice(key);
-    }
-    let pad = |byte: u8| k.iter().map(|b| b ^ byte).collect::<Vec<u8>>();
-    let inner = Sha256::new().chain_update(pad(0x36)).chain_update(message.as_bytes()).finalize();
-    let outer = Sha256::new().chain_update(pad(0x5c)).chain_update(inner).finalize();
-    oms::address::hex(&outer)
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes keys of any length");
+    mac.update(message.as_bytes());
+    oms::address::hex(&mac.finalize().into_bytes())
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod mg;
 pub mod repl;
 pub mod run;
 pub mod store;
+pub mod token;
 
 use std::process::ExitCode;
 
