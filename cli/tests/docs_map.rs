@@ -44,6 +44,10 @@ fn named_paths(text: &str, top_level: &[String]) -> Vec<String> {
         if !top_level.iter().any(|t| t == first) || path.contains(['*', '<', '>', '{', '…', '$']) {
             continue;
         }
+        // Build outputs exist only after a build (`fuzz/target/`, `node_modules/`).
+        if path.split('/').any(|c| c == "target" || c == "node_modules") {
+            continue;
+        }
         out.push(path.trim_end_matches(['.', ',', ')']).to_string());
     }
     out
@@ -88,6 +92,6 @@ fn the_architecture_has_a_row_for_every_crate() {
 #[test]
 fn the_path_reader_sees_what_documents_write() {
     let top = vec!["grammar".to_string(), "docs".to_string()];
-    let text = "see `grammar/src/lib.rs::tests` and `docs/x.md:12`, not `src/a.rs`, `grammar/*.rs` or `a b/c`";
+    let text = "see `grammar/src/lib.rs::tests` and `docs/x.md:12`, not `src/a.rs`, `grammar/*.rs`, `a b/c` or `grammar/target/x`";
     assert_eq!(named_paths(text, &top), ["grammar/src/lib.rs", "docs/x.md"]);
 }
