@@ -112,7 +112,7 @@ fn the_command_line_reports_the_broken_adapter_and_exits_1() {
     let summary: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
     assert_eq!(cal_conformance::report::validate_line(&summary), Ok(()));
     assert!(summary["failures"].as_array().is_some_and(|f| f.len() > 30));
-    assert!(text.contains("t.parse.err.009") && text.contains("accept: expected false, got true"), "{text}");
+    assert!(text.contains("t.parse.err.009") && text.contains("expected false, got true"), "{text}");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -109,6 +110,11 @@ pub struct Case {
     pub flags: Vec<Flag>,
     /// One sentence saying what the case shows.
     pub description: Option<String>,
+    /// The assertions whose expected value comes from a project ruling rather than the spec
+    /// (assertion name → ruling, `"code"` → `"spec-decisions-grammar.md B1"`). They are scored
+    /// like SHOULD and never gate a level, so an engine is not failed for our house style
+    /// (docs/spec-decisions-conformance.md C13).
+    pub rulings: Rulings,
     /// Where the case came from, for error messages and reports.
     pub origin: Origin,
     /// The kind-specific part.
@@ -136,6 +142,9 @@ impl Case {
         self.has_flag(Flag::Should)
     }
 }
+
+/// Assertion name → the project ruling its expected value comes from (see [`Case::rulings`]).
+pub type Rulings = BTreeMap<String, String>;
 
 /// Where a case is defined: its file and JSON pointer, or the case it was generated from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,11 +2,13 @@
 //! only when every required case of it and of every level below it passed —
 //! and at least one required case of each of those levels was run (nothing
 //! is certified on an empty set). SHOULD cases and SHOULD checks are scored
-//! apart and never gate.
+//! apart and never gate; so are the checks of project rulings (house style,
+//! docs/spec-decisions-conformance.md C13), counted per ruling.
 
 use crate::case::Level;
 use crate::runner::{Outcome, Status};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Counts of one level's required cases.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -43,6 +45,28 @@ pub struct ShouldScore {
     pub checks_passed: usize,
 }
 
+/// How often an implementation followed one project ruling.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Checks made.
+    pub checks: usize,
+    /// Of which held.
+    pub passed: usize,
+}
+
+/// The score of the project-ruling checks: reported like SHOULD, never gating a level, so an
+/// engine that follows the spec but not our house style (our canonical layout, a code the spec
+/// does not assign) still certifies, and the report shows where it differs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RulingScore {
+    /// Ruling checks made.
+    pub checks: usize,
+    /// Of which held.
+    pub checks_passed: usize,
+    /// Per ruling (`spec-decisions-grammar.md B1`).
+    pub by_ruling: BTreeMap<String, Tally>,
+}
+
 /// The certification result of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -54,6 +78,8 @@ pub struct Summary {
     pub levels: Vec<(Level, LevelCounts)>,
     /// The SHOULD score.
     pub should: ShouldScore,
+    /// The score of the project-ruling checks (never gating).
+    pub rulings: RulingScore,
     /// Cases run in all.
     pub total: usize,
     /// The filter a partial run was made with (`--only parse.`): such a run reports its
@@ -87,7 +113,15 @@ impl Summary {
 pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
     let mut levels: Vec<(Level, LevelCounts)> = Level::ALL.iter().map(|l| (*l, LevelCounts::default())).collect();
     let mut should = ShouldScore::default();
+    let mut rulings = RulingScore::default();
     for o in outcomes {
+        for r in &o.rulings {
+            rulings.checks += 1;
+            rulings.checks_passed += usize::from(r.passed);
+            let t = rulings.by_ruling.entry(r.ruling.clone()).or_default();
+            t.checks += 1;
+            t.passed += usize::from(r.passed);
+        }
         should.checks += o.should.len();
         should.checks_passed += o.should.iter().filter(|c| c.passed).count();
         if o.should_case {
@@ -111,5 +145,5 @@ pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
         }
         certified = Some(*level);
     }
-    Summary { declared, certified, levels, should, total: outcomes.len(), filter: None }
+    Summary { declared, certified, levels, should, rulings, total: outcomes.len(), filter: None }
 }

@@ -24,6 +24,7 @@ pub mod loader;
 pub mod protocol;
 pub mod protocol_schema;
 mod raw;
+pub mod reparse;
 pub mod report;
 pub mod runner;
 pub mod seeds;
@@ -50,8 +51,9 @@ pub fn default_fixtures_dir() -> PathBuf {
 }
 
 /// The whole corpus: the hand-written cases under `dir`, their metamorphic variants, the
-/// limit-boundary pairs and the §2.4 exclusions in every position, with every id checked
-/// for uniqueness across all of them.
+/// limit-boundary pairs and the §2.4 exclusions in every position, with the JSON-form pins of
+/// Core cases moved to Extended cases of their own, and every id checked for uniqueness
+/// across all of them.
 pub fn load_corpus(dir: &Path) -> Corpus {
     let mut corpus = load_dir(dir);
     let variants = generate::metamorphic(&corpus.cases);
@@ -59,6 +61,7 @@ pub fn load_corpus(dir: &Path) -> Corpus {
     let (boundaries, problems) = limits::boundary_cases();
     corpus.cases.extend(boundaries);
     corpus.cases.extend(exclusions::exclusion_cases());
+    generate::json_pins_at_extended(&mut corpus.cases);
     corpus.errors.extend(problems.into_iter().map(|message| LoadError {
         file: PathBuf::from("conformance/templates/limits.json"),
         pointer: String::new(),

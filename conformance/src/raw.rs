@@ -20,6 +20,8 @@ struct Common {
     #[serde(default)]
     flags: Vec<Flag>,
     description: Option<String>,
+    #[serde(default)]
+    rulings: std::collections::BTreeMap<String, String>,
     kind: String,
 }
 
@@ -120,6 +122,7 @@ pub(crate) fn to_case(value: &Value, origin: Origin) -> Result<Case, String> {
         sections: common.sections,
         flags: common.flags,
         description: common.description,
+        rulings: common.rulings,
         origin,
         body,
     })

@@ -61,6 +61,9 @@ pub fn case_line(o: &Outcome) -> Value {
     if !o.should.is_empty() {
         line["should_checks"] = serde_json::to_value(&o.should).unwrap_or_default();
     }
+    if !o.rulings.is_empty() {
+        line["ruling_checks"] = serde_json::to_value(&o.rulings).unwrap_or_default();
+    }
     if let Some(m) = &o.message {
         line["message"] = m.clone().into();
     }
@@ -84,6 +87,7 @@ pub fn summary_json(s: &Summary, outcomes: &[Outcome]) -> Value {
         "total": s.total,
         "levels": levels,
         "should": s.should,
+        "rulings": s.rulings,
         "failures": failures,
     })
 }
@@ -144,6 +148,11 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
         "\nSHOULD: {}/{} cases, {}/{} checks (positions, suggestions, examples, pointers)",
         sh.cases_passed, sh.cases, sh.checks_passed, sh.checks
     );
+    let r = &s.rulings;
+    let _ = writeln!(out, "rulings (house style, never gating): {}/{} checks followed", r.checks_passed, r.checks);
+    for (ruling, t) in r.by_ruling.iter().filter(|(_, t)| t.passed < t.checks) {
+        let _ = writeln!(out, "  {ruling}: {}/{} followed", t.passed, t.checks);
+    }
     let failing: Vec<&Outcome> = outcomes.iter().filter(|o| o.status != Status::Passed).collect();
     if !failing.is_empty() {
         let _ = writeln!(out, "\n{} case(s) not passed:", failing.len());
@@ -152,7 +161,14 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
                 if o.sections.is_empty() { String::new() } else { format!(" §{}", o.sections.join(", §")) };
             let _ = writeln!(out, "  {} [{} {}] {}{sections}", o.id, o.kind.as_str(), o.level, o.status.as_str());
             for m in &o.mismatches {
-                let _ = writeln!(out, "      {}: expected {}, got {}", m.what, short(&m.expected), short(&m.actual));
+                let _ = writeln!(
+                    out,
+                    "      {} ({}): expected {}, got {}",
+                    m.what,
+                    m.source,
+                    short(&m.expected),
+                    short(&m.actual)
+                );
             }
             if let Some(msg) = &o.message {
                 let _ = writeln!(out, "      {msg}");

@@ -4,7 +4,7 @@
 //! `errored`, not the run.
 
 use crate::case::{Body, Case, Flag, Kind, Level, MgCase, WireCase};
-use crate::compare::{self, Judgement, Mismatch, ShouldCheck, json_eq};
+use crate::compare::{self, Judgement, Mismatch, RulingCheck, ShouldCheck, json_eq};
 use crate::implementation::Implementation;
 use crate::protocol::Answer;
 use serde_json::{Value, json};
@@ -56,6 +56,8 @@ pub struct Outcome {
     pub mismatches: Vec<Mismatch>,
     /// SHOULD checks.
     pub should: Vec<ShouldCheck>,
+    /// Checks of project rulings (house style): scored like SHOULD, never failing the case.
+    pub rulings: Vec<RulingCheck>,
     /// Why the case was skipped or errored.
     pub message: Option<String>,
     /// The spec sections the case pins, reported with its failures.
@@ -124,6 +126,7 @@ fn outcome(case: &Case, status: Status, judgement: Judgement, message: Option<St
         status,
         mismatches: judgement.mismatches,
         should: judgement.should,
+        rulings: judgement.rulings,
         message,
         sections: case.sections.clone(),
     }
@@ -136,9 +139,10 @@ pub fn run_case(
     opts: &RunOptions,
     fixtures: &mut HashMap<String, Result<(), Unready>>,
 ) -> Outcome {
+    let judgement = || Judgement::for_case(&case.rulings, &case.sections);
     let verdict = match &case.body {
-        Body::Parse(p) => imp.parse(&p.query).map(|r| compare::parse(&p.expect, &r)),
-        Body::Wire(w) => wire(imp, w),
+        Body::Parse(p) => imp.parse(&p.query).map(|r| compare::parse_in(judgement(), &p.expect, &r)),
+        Body::Wire(w) => wire(imp, w, judgement()),
         Body::Execute(e) => {
             let ready = fixtures.entry(e.fixture.clone()).or_insert_with(|| load(imp, &opts.fixtures_dir, &e.fixture));
             match ready {
@@ -151,11 +155,11 @@ pub fn run_case(
                     if matches!(answer, Answer::Errored(_)) {
                         fixtures.remove(&e.fixture);
                     }
-                    answer.map(|r| compare::execute(&e.expect, &r, ordered))
+                    answer.map(|r| compare::execute_in(judgement(), &e.expect, &r, ordered))
                 }
             }
         }
-        Body::Mg(m) => mg(imp, m),
+        Body::Mg(m) => mg(imp, m, judgement()),
     };
     let (status, judgement, message) = match verdict {
         Verdict::Judged(j) if j.mismatches.is_empty() => (Status::Passed, j, None),
@@ -216,64 +220,64 @@ macro_rules! step {
     };
 }
 
-fn wire(imp: &mut dyn Implementation, w: &WireCase) -> Verdict {
-    let mut j = Judgement::default();
+fn wire(imp: &mut dyn Implementation, w: &WireCase, mut j: Judgement) -> Verdict {
     match w {
         WireCase::TextToJson { query, json } => {
             let r = step!(imp.serialize_text(query));
             let actual = r.get("json").cloned().unwrap_or_else(|| r.clone());
-            j.require("json", json_eq(json, &actual), json.clone(), actual);
+            j.require("json", "§15.2", json_eq(json, &actual), json.clone(), actual);
             // The other direction: the expected JSON prints to a text that reads back as the same JSON.
             let t = step!(imp.serialize_json(json));
             match t.get("text").and_then(Value::as_str) {
                 Some(text) => {
                     let back = step!(imp.serialize_text(text));
                     let back = back.get("json").cloned().unwrap_or(back);
-                    j.require("round trip json→text→json", json_eq(json, &back), json.clone(), back);
+                    j.require("round trip json→text→json", "§15.3", json_eq(json, &back), json.clone(), back);
                 }
-                None => j.require("json→text", false, json!("a text"), t),
+                None => j.require("json→text", "§15.2", false, json!("a text"), t),
             }
         }
         WireCase::JsonToText { json, text } => {
             let r = step!(imp.serialize_json(json));
             let actual = r.get("text").cloned().unwrap_or_else(|| r.clone());
-            j.require("text", actual.as_str() == Some(text), json!(text), actual);
+            compare::canonical_text(&mut j, "text", text, &actual);
         }
         WireCase::JsonRejected { json, code, pointer } => {
             let r = step!(imp.serialize_json(json));
             let actual = r.pointer("/error/code").cloned();
-            j.require("error", actual.as_ref().and_then(Value::as_str) == Some(code), json!(code), r.clone());
+            j.require("error", "§15.5", actual.as_ref().and_then(Value::as_str) == Some(code), json!(code), r.clone());
             if let Some(p) = pointer {
-                j.should("pointer", r.pointer("/error/pointer").and_then(Value::as_str) == Some(p));
+                j.should("pointer", "§22.1", r.pointer("/error/pointer").and_then(Value::as_str) == Some(p));
             }
         }
     }
     Verdict::Judged(j)
 }
 
-fn mg(imp: &mut dyn Implementation, m: &MgCase) -> Verdict {
-    let mut j = Judgement::default();
+fn mg(imp: &mut dyn Implementation, m: &MgCase, mut j: Judgement) -> Verdict {
+    let source = j.case_source("OMS 4");
     match m {
         MgCase::Encode { grain, hex, address } => {
             let r = step!(imp.mg_encode(grain));
             let got_hex = r.get("hex").and_then(Value::as_str).map(str::to_ascii_lowercase);
-            j.require("hex", got_hex.as_deref() == Some(hex), json!(hex), r.get("hex").cloned().unwrap_or(r.clone()));
+            let got_hex_value = r.get("hex").cloned().unwrap_or(r.clone());
+            j.require("hex", &source, got_hex.as_deref() == Some(hex), json!(hex), got_hex_value);
             let got = r.get("address").cloned().unwrap_or(Value::Null);
-            j.require("address", got.as_str() == Some(address), json!(address), got);
+            j.require("address", &source, got.as_str() == Some(address), json!(address), got);
         }
         MgCase::Decode { hex, grain, address } => {
             let r = step!(imp.mg_decode(hex));
             let got = r.get("grain").cloned().unwrap_or_else(|| r.clone());
-            j.require("grain", json_eq(grain, &got), grain.clone(), got);
+            j.require("grain", &source, json_eq(grain, &got), grain.clone(), got);
             if let Some(a) = address {
                 let got = r.get("address").cloned().unwrap_or(Value::Null);
-                j.require("address", got.as_str() == Some(a), json!(a), got);
+                j.require("address", &source, got.as_str() == Some(a), json!(a), got);
             }
         }
         MgCase::Reject { hex, error } => {
             let r = step!(imp.mg_decode(hex));
             let got = r.get("error").cloned().unwrap_or_else(|| r.clone());
-            j.require("error", got.as_str() == Some(error), json!(error), got);
+            j.require("error", &source, got.as_str() == Some(error), json!(error), got);
         }
     }
     Verdict::Judged(j)
