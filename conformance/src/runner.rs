@@ -2,6 +2,11 @@
 //! answers. Execute cases load their fixture once (the first time a case
 //! names it); a fixture that does not exist or does not load makes its cases
 //! `errored`, not the run.
+//!
+//! The store is checked, not believed: right after loading a fixture the runner
+//! reads the whole store ([`STORE_PROBE`]), and after every execute case it
+//! reads it again — a Tier 0 query must leave the same grains behind (§2.1),
+//! whatever digests the implementation reports.
 
 use crate::case::{Body, Case, Flag, Kind, Level, MgCase, WireCase};
 use crate::compare::{self, Judgement, Mismatch, RulingCheck, ShouldCheck, json_eq};
@@ -84,7 +89,7 @@ pub struct RunOptions {
 /// cases are errored without being run, with the reason in their message.
 pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> Vec<Outcome> {
     let started = std::time::Instant::now();
-    let mut fixtures: HashMap<String, Result<(), Unready>> = HashMap::new();
+    let mut fixtures = Fixtures::new();
     let mut out = Vec::with_capacity(cases.len());
     let mut in_a_row = 0usize;
     let mut gave_up: Option<String> = None;
@@ -133,29 +138,37 @@ fn outcome(case: &Case, status: Status, judgement: Judgement, message: Option<St
 }
 
 /// Runs one case.
-pub fn run_case(
-    imp: &mut dyn Implementation,
-    case: &Case,
-    opts: &RunOptions,
-    fixtures: &mut HashMap<String, Result<(), Unready>>,
-) -> Outcome {
+pub fn run_case(imp: &mut dyn Implementation, case: &Case, opts: &RunOptions, fixtures: &mut Fixtures) -> Outcome {
     let judgement = || Judgement::for_case(&case.rulings, &case.sections);
     let verdict = match &case.body {
         Body::Parse(p) => imp.parse(&p.query).map(|r| compare::parse_in(judgement(), &p.expect, &r)),
         Body::Wire(w) => wire(imp, w, judgement()),
         Body::Execute(e) => {
-            let ready = fixtures.entry(e.fixture.clone()).or_insert_with(|| load(imp, &opts.fixtures_dir, &e.fixture));
+            let ready = fixtures
+                .entry(e.fixture.clone())
+                .or_insert_with(|| load(imp, &opts.fixtures_dir, &e.fixture, &e.clock));
             match ready {
                 Err(Unready::Skipped(message)) => Verdict::Skipped(message.clone()),
                 Err(Unready::Failed(message)) => Verdict::Errored(message.clone()),
-                Ok(()) => {
+                Ok(loaded) => {
+                    let baseline = loaded.baseline.clone();
                     let answer = imp.execute(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref());
                     let ordered = !case.has_flag(Flag::Nondeterministic);
                     // A crashed adapter restarts without its fixtures: load again on next use.
                     if matches!(answer, Answer::Errored(_)) {
                         fixtures.remove(&e.fixture);
                     }
-                    answer.map(|r| compare::execute_in(judgement(), &e.expect, &r, ordered))
+                    match answer.map(|r| compare::execute_in(judgement(), &e.expect, &r, ordered)) {
+                        Verdict::Judged(mut j) => {
+                            let after = probe(imp, &e.fixture, &e.clock);
+                            if matches!(after, Err(ref m) if m.starts_with("errored")) {
+                                fixtures.remove(&e.fixture);
+                            }
+                            store_unchanged(&mut j, &baseline, &after);
+                            Verdict::Judged(j)
+                        }
+                        other => other,
+                    }
                 }
             }
         }
@@ -170,6 +183,69 @@ pub fn run_case(
     outcome(case, status, judgement, message)
 }
 
+/// The read that takes stock of a fixture store: every current grain (Core: RECALL with
+/// LIMIT, the largest LIMIT §17.3 allows; every fixture holds fewer grains).
+pub const STORE_PROBE: &str = "RECALL LIMIT 1000";
+
+/// The fixtures loaded so far in a run, by name.
+pub type Fixtures = HashMap<String, Result<Loaded, Unready>>;
+
+/// A loaded fixture: what a read of the whole store gave right after loading (the content
+/// addresses, sorted), or why that read failed.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The store's grains as [`STORE_PROBE`] saw them, or why it could not read them.
+    pub baseline: Result<Vec<String>, String>,
+}
+
+/// Reads the whole store back: the sorted content addresses, or why there are none.
+fn probe(imp: &mut dyn Implementation, fixture: &str, clock: &str) -> Result<Vec<String>, String> {
+    let answer = imp.execute(fixture, STORE_PROBE, clock, &serde_json::Map::new(), None);
+    let result = match answer {
+        Answer::Ok(v) => v,
+        Answer::Skipped(m) => return Err(format!("skipped: {m}")),
+        Answer::Errored(m) => return Err(format!("errored: {m}")),
+    };
+    let response = result.get("response").unwrap_or(&Value::Null);
+    if let Some(code) = response.pointer("/error/code") {
+        return Err(format!("the read was rejected with {code}"));
+    }
+    let Some(results) = response.get("results").and_then(Value::as_array) else {
+        return Err("the read returned no results array".into());
+    };
+    let mut addresses: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.get("content_address")?.as_str())
+        .map(|a| a.strip_prefix("sha256:").unwrap_or(a).to_ascii_lowercase())
+        .collect();
+    addresses.sort_unstable();
+    Ok(addresses)
+}
+
+/// The check that the store holds what it held after loading (§2.1: Tier 0 changes nothing),
+/// made by reading it back rather than trusting reported digests.
+fn store_unchanged(j: &mut Judgement, baseline: &Result<Vec<String>, String>, after: &Result<Vec<String>, String>) {
+    let what = "store unchanged (read back)";
+    match (baseline, after) {
+        (Ok(before), Ok(now)) => {
+            if before != now {
+                let gone: Vec<&String> = before.iter().filter(|a| !now.contains(a)).collect();
+                let new: Vec<&String> = now.iter().filter(|a| !before.contains(a)).collect();
+                j.require(
+                    what,
+                    "§2.1",
+                    false,
+                    json!({ "grains": before.len() }),
+                    json!({ "grains": now.len(), "gone": gone, "new": new }),
+                );
+            }
+        }
+        (Err(m), _) | (_, Err(m)) => {
+            j.require(what, "§2.1", false, json!(format!("the store read back with {STORE_PROBE:?}")), json!(m))
+        }
+    }
+}
+
 /// Why a fixture is not ready: the implementation declined it, or it could not be loaded.
 #[derive(Debug, Clone)]
 pub enum Unready {
@@ -179,14 +255,14 @@ pub enum Unready {
     Failed(String),
 }
 
-fn load(imp: &mut dyn Implementation, dir: &std::path::Path, name: &str) -> Result<(), Unready> {
+fn load(imp: &mut dyn Implementation, dir: &std::path::Path, name: &str, clock: &str) -> Result<Loaded, Unready> {
     let path = dir.join(format!("{name}.mg"));
     if !path.is_file() {
         return Err(Unready::Failed(format!("fixture {name:?} not found at {}", path.display())));
     }
     let path = path.canonicalize().unwrap_or(path);
     match imp.load_fixture(name, &path) {
-        Answer::Ok(_) => Ok(()),
+        Answer::Ok(_) => Ok(Loaded { baseline: probe(imp, name, clock) }),
         Answer::Skipped(m) => Err(Unready::Skipped(format!("load_fixture skipped: {m}"))),
         Answer::Errored(m) => Err(Unready::Failed(format!("load_fixture failed: {m}"))),
     }
