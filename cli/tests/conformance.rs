@@ -523,3 +523,63 @@ fn an_adapter_answering_core_in_text_only_certifies_core() {
     let json_forms = outcomes.iter().filter(|o| o.id.ends_with(".json-form") && o.status == Status::Failed).count();
     assert!(json_forms >= 180, "the Extended JSON-form cases fail: {json_forms}");
 }
+
+/// `--summary-md` and `--summary-json` write the summary fit to publish: a badge line with the
+/// certified level, the per-level table, the SHOULD and ruling scores, the cases not passed;
+/// the JSON is valid against `schema/summary.schema.json` and its badge is a shields.io
+/// endpoint. A broken engine's badge says "none", a filtered run's "not certified".
+#[test]
+fn the_published_summary_has_a_badge_the_table_and_the_failures() {
+    let data = conformance_dir().join("tests/data");
+    let dir = std::env::temp_dir().join(format!("cal-summary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let run = |name: &str, extra: &[&str]| {
+        let (md, js) = (dir.join(format!("{name}.md")), dir.join(format!("{name}.json")));
+        let out = Command::new(CAL)
+            .args(["conformance", "run", "--cases"])
+            .arg(data.join("cases"))
+            .arg("--fixtures")
+            .arg(data.join("fixtures"))
+            .args(extra)
+            .arg("--summary-md")
+            .arg(&md)
+            .arg("--summary-json")
+            .arg(&js)
+            .output()
+            .expect("cal runs");
+        let md = std::fs::read_to_string(&md).expect("the Markdown summary is written");
+        let js: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&js).expect("the JSON summary is written")).expect("JSON");
+        assert_eq!(cal_conformance::publish::validate_summary(&js), Ok(()), "{name}");
+        (out.status.code(), md, js)
+    };
+    let (code, md, js) = run("ours", &[]);
+    assert_eq!(code, Some(0));
+    assert!(md.starts_with("# CAL conformance: cal (reference toolchain)"), "{md}");
+    assert!(
+        md.contains("![CAL conformance: full](https://img.shields.io/badge/CAL%20conformance-full-brightgreen)"),
+        "{md}"
+    );
+    assert!(md.contains("**Certified: Full** (declared: extended)") && md.contains("| Core |"), "{md}");
+    assert!(md.contains("**Project rulings**") && md.contains("Every case passed."), "{md}");
+    assert_eq!(
+        js["badge"],
+        serde_json::json!({"schemaVersion": 1, "label": "CAL conformance", "message": "full", "color": "brightgreen"})
+    );
+    assert_eq!(js["implementation"]["declared_level"], "extended");
+    assert_eq!(js["failures"], serde_json::json!([]));
+
+    let broken = format!("'{CAL}' conformance adapter --broken accept-all");
+    let (code, md, js) = run("broken", &["--adapter", &broken]);
+    assert_eq!(code, Some(1));
+    assert!(md.contains("![CAL conformance: none]") && md.contains("**Certified: none**"), "{md}");
+    assert!(md.contains("## Cases not passed") && md.contains("- `t.parse.err.009` (parse, core): failed"), "{md}");
+    assert!(md.contains("accept (§"), "each failure names its source: {md}");
+    assert!(js["failures"].as_array().is_some_and(|f| f.len() > 30));
+    assert_eq!(js["badge"]["color"], "red");
+
+    let (_, md, js) = run("filtered", &["--only", "t.mg."]);
+    assert!(md.contains("**Not certified**: a filtered run (--only t.mg.)"), "{md}");
+    assert_eq!(js["badge"]["message"], "not certified (filtered run)");
+    let _ = std::fs::remove_dir_all(&dir);
+}

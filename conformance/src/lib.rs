@@ -6,7 +6,7 @@
 //! [`Implementation`] — ours in-process ([`inprocess`]), or any engine through
 //! the JSON-lines protocol of `PROTOCOL.md` ([`subprocess`]) — judges the
 //! answers ([`compare`], TOON up to its row layout: [`toon_layout`]), certifies a level (CAL §24, [`certify`]) and writes
-//! the reports ([`report`]). [`stats`] measures the corpus itself, and
+//! the reports ([`report`]) and the summary fit to publish ([`publish`]). [`stats`] measures the corpus itself, and
 //! [`seeds`] turns it into fuzzing seeds. [`adapter`] serves our toolchain
 //! over the protocol (`cal conformance adapter`).
 
@@ -23,6 +23,7 @@ pub mod limits;
 pub mod loader;
 pub mod protocol;
 pub mod protocol_schema;
+pub mod publish;
 mod raw;
 pub mod reparse;
 pub mod report;
