@@ -583,3 +583,33 @@ fn the_published_summary_has_a_badge_the_table_and_the_failures() {
     assert_eq!(js["badge"]["message"], "not certified (filtered run)");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An engine without an injectable clock that says so in `hello` gets the clock-dependent
+/// cases reported as not applicable, with the reason, and certifies the rest; the same engine
+/// saying nothing fails them (C20).
+#[test]
+fn a_capability_declared_missing_makes_its_cases_not_applicable_not_failed() {
+    let (hello, outcomes, summary) = {
+        let path = conformance_dir().join("tests/adapters/no_clock.py");
+        let mut sub = Subprocess::new(
+            &format!("python3 '{}' declare '{CAL}' conformance adapter", path.display()),
+            Duration::from_secs(20),
+        );
+        let hello = sub.hello().expect("hello");
+        let corpus = load_corpus(&conformance_dir().join("cases"));
+        let opts = RunOptions { lacks: hello.lacks.clone(), ..real_opts() };
+        let outcomes = runner::run(&mut sub, &corpus.cases, &opts);
+        let summary = certify::summarize(hello.level, &outcomes);
+        (hello, outcomes, summary)
+    };
+    assert_eq!(hello.lacks, [cal_conformance::capability::Capability::Clock]);
+    assert!(summary.declared_certified(), "{:?}", summary.levels);
+    let na: Vec<&Outcome> = outcomes.iter().filter(|o| o.status == Status::NotApplicable).collect();
+    assert!(na.len() >= 40, "{}", na.len());
+    assert!(na.iter().all(|o| o.message.as_deref().is_some_and(|m| m.contains("needs clock"))));
+    assert!(summary.level(cal_conformance::Level::Core).not_applicable > 0);
+    assert!(summary.not_applicable_certified() >= 40);
+    assert!(cal_conformance::publish::badge(&summary)["message"].as_str().is_some_and(|m| m.ends_with("n/a)")));
+    let (_, _, silent) = certify_wrapped("no_clock.py", &["silent"]);
+    assert_eq!(silent.certified, None, "without the declaration the same cases fail");
+}

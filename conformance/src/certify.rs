@@ -3,7 +3,9 @@
 //! and at least one required case of each of those levels was run (nothing
 //! is certified on an empty set). SHOULD cases and SHOULD checks are scored
 //! apart and never gate; so are the checks of project rulings (house style,
-//! docs/spec-decisions-conformance.md C13), counted per ruling.
+//! docs/spec-decisions-conformance.md C13), counted per ruling. Cases not
+//! applicable (a capability the implementation lacks, C20) are counted apart:
+//! they neither pass nor block, and the certificate says how many there were.
 
 use crate::case::Level;
 use crate::runner::{Outcome, Status};
@@ -23,6 +25,9 @@ pub struct LevelCounts {
     pub skipped: usize,
     /// Errored.
     pub errored: usize,
+    /// Not applicable: not run, the implementation lacks a capability they need (not counted
+    /// in `required`; the certificate says how many).
+    pub not_applicable: usize,
 }
 
 impl LevelCounts {
@@ -88,6 +93,11 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Cases not applicable at the certified level and below (what the certificate was earned without).
+    pub fn not_applicable_certified(&self) -> usize {
+        self.levels.iter().filter(|(l, _)| self.certified.is_some_and(|c| *l <= c)).map(|(_, c)| c.not_applicable).sum()
+    }
+
     /// Whether the declared level is certified (the exit status of `cal conformance run`).
     pub fn declared_certified(&self) -> bool {
         self.certified.is_some_and(|c| c >= self.declared)
@@ -125,17 +135,24 @@ pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
         should.checks += o.should.len();
         should.checks_passed += o.should.iter().filter(|c| c.passed).count();
         if o.should_case {
-            should.cases += 1;
-            should.cases_passed += usize::from(o.status == Status::Passed);
+            if o.status != Status::NotApplicable {
+                should.cases += 1;
+                should.cases_passed += usize::from(o.status == Status::Passed);
+            }
             continue;
         }
         let Some((_, c)) = levels.iter_mut().find(|(l, _)| *l == o.level) else { continue };
+        if o.status == Status::NotApplicable {
+            c.not_applicable += 1;
+            continue;
+        }
         c.required += 1;
         match o.status {
             Status::Passed => c.passed += 1,
             Status::Failed => c.failed += 1,
             Status::Skipped => c.skipped += 1,
             Status::Errored => c.errored += 1,
+            Status::NotApplicable => {}
         }
     }
     let mut certified = None;

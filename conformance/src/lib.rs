@@ -11,6 +11,7 @@
 //! over the protocol (`cal conformance adapter`).
 
 pub mod adapter;
+pub mod capability;
 pub mod case;
 pub mod certify;
 pub mod compare;

@@ -44,6 +44,11 @@ pub fn badge(s: &Summary) -> Value {
         (None, Some(Level::Extended)) => ("extended".to_string(), "green"),
         (None, Some(l)) => (l.as_str().to_string(), "brightgreen"),
     };
+    // A certificate earned without some cases says so on its face.
+    let message = match s.not_applicable_certified() {
+        n if n > 0 && s.filter.is_none() && s.certified.is_some() => format!("{message} ({n} n/a)"),
+        _ => message,
+    };
     json!({ "schemaVersion": 1, "label": "CAL conformance", "message": message, "color": color })
 }
 
@@ -66,7 +71,10 @@ fn per_kind(outcomes: &[Outcome]) -> Vec<(Kind, usize, usize)> {
     Kind::ALL
         .iter()
         .map(|k| {
-            let of: Vec<&Outcome> = outcomes.iter().filter(|o| o.kind == *k && !o.should_case).collect();
+            let of: Vec<&Outcome> = outcomes
+                .iter()
+                .filter(|o| o.kind == *k && !o.should_case && o.status != Status::NotApplicable)
+                .collect();
             (*k, of.len(), of.iter().filter(|o| o.status == Status::Passed).count())
         })
         .collect()
@@ -80,8 +88,12 @@ pub fn summary_document(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus
     doc["date"] = json!(date);
     doc["suite"] =
         json!({ "name": "cal-conformance", "version": env!("CARGO_PKG_VERSION"), "corpus_errors": corpus_errors });
-    doc["implementation"] =
-        json!({ "name": hello.name, "version": hello.version, "declared_level": hello.level.as_str() });
+    doc["implementation"] = json!({
+        "name": hello.name,
+        "version": hello.version,
+        "declared_level": hello.level.as_str(),
+        "lacks": hello.lacks.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+    });
     doc["badge"] = badge(s);
     doc["badge_markdown"] = json!(badge_markdown(s));
     doc["per_kind"] = per_kind(outcomes)
@@ -110,19 +122,20 @@ pub fn summary_markdown(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus
         s.total,
         if corpus_errors > 0 { format!(", {corpus_errors} corpus errors") } else { String::new() }
     );
-    let _ = writeln!(o, "| level | required | passed | failed | skipped | errored | certified |");
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---|");
+    let _ = writeln!(o, "| level | required | passed | failed | skipped | errored | not applicable | certified |");
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---|");
     for (level, c) in &s.levels {
         let yes = s.filter.is_none() && s.certified.is_some_and(|top| *level <= top);
         let _ = writeln!(
             o,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             title(*level),
             c.required,
             c.passed,
             c.failed,
             c.skipped,
             c.errored,
+            c.not_applicable,
             if yes { "yes" } else { "no" }
         );
     }
@@ -148,7 +161,18 @@ pub fn summary_markdown(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus
             let _ = writeln!(o, "| {ruling} | {}/{} |", t.passed, t.checks);
         }
     }
-    let failing: Vec<&Outcome> = outcomes.iter().filter(|x| x.status != Status::Passed).collect();
+    if !hello.lacks.is_empty() {
+        let lacks: Vec<String> = hello.lacks.iter().map(|c| format!("{} ({})", c.as_str(), c.what())).collect();
+        let _ = writeln!(
+            o,
+            "\n**Not applicable**: the implementation declared it lacks {}; the {} cases that need it were not run \
+             (they neither pass nor block a level).",
+            lacks.join(", "),
+            outcomes.iter().filter(|x| x.status == Status::NotApplicable).count()
+        );
+    }
+    let failing: Vec<&Outcome> =
+        outcomes.iter().filter(|x| !matches!(x.status, Status::Passed | Status::NotApplicable)).collect();
     if failing.is_empty() {
         let _ = writeln!(o, "\nEvery case passed.");
         return o;

@@ -8,6 +8,7 @@
 //! reads it again — a Tier 0 query must leave the same grains behind (§2.1),
 //! whatever digests the implementation reports.
 
+use crate::capability::{self, Capability, FixtureNamespaces};
 use crate::case::{Body, Case, Flag, Kind, Level, MgCase, WireCase};
 use crate::compare::{self, Judgement, Mismatch, RulingCheck, ShouldCheck, json_eq};
 use crate::implementation::Implementation;
@@ -28,6 +29,9 @@ pub enum Status {
     Skipped,
     /// No usable answer: crash, timeout, malformed message, missing fixture.
     Errored,
+    /// Not run: the case needs a capability the implementation declared it lacks
+    /// ([`crate::capability`]); reported with the reason, neither passed nor failed.
+    NotApplicable,
 }
 
 impl Status {
@@ -38,6 +42,7 @@ impl Status {
             Status::Failed => "failed",
             Status::Skipped => "skipped",
             Status::Errored => "errored",
+            Status::NotApplicable => "not_applicable",
         }
     }
 }
@@ -81,6 +86,9 @@ pub struct RunOptions {
     /// After this many cases in a row on which the implementation timed out, the
     /// rest are errored, not run (a hung implementation must not cost hours).
     pub max_consecutive_timeouts: Option<usize>,
+    /// The capabilities the implementation declared it lacks: cases needing them are not
+    /// applicable (`Hello::lacks`).
+    pub lacks: Vec<Capability>,
 }
 
 /// Runs every case (in order) and returns one outcome per case at or below
@@ -93,6 +101,7 @@ pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> V
     let mut out = Vec::with_capacity(cases.len());
     let mut in_a_row = 0usize;
     let mut gave_up: Option<String> = None;
+    let mut namespaces = FixtureNamespaces::new(&opts.fixtures_dir);
     for case in cases {
         if opts.max_level.is_some_and(|max| case.level > max) {
             continue;
@@ -107,6 +116,16 @@ pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> V
         if let Some(why) = &gave_up {
             out.push(not_run(case, why));
             continue;
+        }
+        if !opts.lacks.is_empty() {
+            let missing: Vec<Capability> =
+                capability::needs(case, &mut namespaces).into_iter().filter(|c| opts.lacks.contains(c)).collect();
+            if !missing.is_empty() {
+                let why: Vec<String> = missing.iter().map(|c| format!("{} ({})", c.as_str(), c.what())).collect();
+                let message = format!("not applicable: needs {}, which the implementation lacks", why.join(", "));
+                out.push(outcome(case, Status::NotApplicable, Judgement::default(), Some(message)));
+                continue;
+            }
         }
         let before = imp.timeouts();
         out.push(run_case(imp, case, opts, &mut fixtures));

@@ -141,6 +141,7 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         max_level,
         deadline: Some(Duration::from_secs(args.deadline)),
         max_consecutive_timeouts: Some(args.max_timeouts),
+        lacks: hello.lacks.clone(),
     };
     let outcomes = runner::run(imp.as_mut(), &corpus.cases, &opts);
     let mut summary = certify::summarize(hello.level, &outcomes);

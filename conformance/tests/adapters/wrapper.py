@@ -10,15 +10,15 @@ import sys
 
 
 def run(command, on_answer, on_request=None):
-    """Serves stdin/stdout through `command`. `on_request(msg)` may return an answer
-    of its own (the inner adapter is then not asked); `on_answer(msg, answer)`
-    returns the answer to print."""
+    """Serves stdin/stdout through `command`. `on_request(msg)` may change the request
+    before it is passed on, or return an answer of its own (the inner adapter is then
+    not asked); `on_answer(msg, answer)` returns the answer to print."""
     inner = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     for line in sys.stdin:
         msg = json.loads(line)
         answer = on_request(msg) if on_request else None
         if answer is None:
-            inner.stdin.write(line)
+            inner.stdin.write(json.dumps(msg, ensure_ascii=False) + "\n")
             inner.stdin.flush()
             answer = json.loads(inner.stdout.readline())
         answer = on_answer(msg, answer)
