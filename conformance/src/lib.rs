@@ -6,7 +6,9 @@
 //! [`Implementation`] — ours in-process ([`inprocess`]), or any engine through
 //! the JSON-lines protocol of `PROTOCOL.md` ([`subprocess`]) — judges the
 //! answers ([`compare`], TOON up to its row layout: [`toon_layout`]), certifies a level (CAL §24, [`certify`]) and writes
-//! the reports ([`report`]) and the summary fit to publish ([`publish`]). [`stats`] measures the corpus itself, and
+//! the reports ([`report`]) and the summary fit to publish ([`publish`]); cases
+//! needing a capability the engine lacks are not applicable ([`capability`]),
+//! and canonical text is compared by re-parsing ([`reparse`]). [`stats`] measures the corpus itself, and
 //! [`seeds`] turns it into fuzzing seeds. [`adapter`] serves our toolchain
 //! over the protocol (`cal conformance adapter`).
 
