@@ -391,6 +391,18 @@ pub enum Shape {
     Empty,
 }
 
+impl Shape {
+    /// The shape's name in case files (`is`) and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shape::Object => "object",
+            Shape::Array => "array",
+            Shape::String => "string",
+            Shape::Empty => "empty",
+        }
+    }
+}
+
 /// An OMS codec case.
 #[derive(Debug, Clone)]
 pub enum MgCase {

@@ -401,7 +401,7 @@ fn invariant(j: &mut Judgement, inv: &Invariant, response: &Value, case_source: 
                     _ => false,
                 },
             };
-            (ok, json!(format!("{shape:?}").to_lowercase()))
+            (ok, json!(shape.as_str()))
         }
     };
     let what = format!("{} {}", if inv.pointer.is_empty() { "response" } else { &inv.pointer }, inv.rule.name());

@@ -106,12 +106,12 @@ struct RawInvariant {
 
 impl RawInvariant {
     fn into_invariant(self) -> Result<Invariant, String> {
-        let shape = |s: &str| match s {
-            "object" => Ok(Shape::Object),
-            "array" => Ok(Shape::Array),
-            "string" => Ok(Shape::String),
-            "empty" => Ok(Shape::Empty),
-            other => Err(format!("unknown shape {other:?}")),
+        // A JSON shape's name (`object` is not the belief field of that name).
+        let shape = |s: &str| {
+            [Shape::Object, Shape::Array, Shape::String, Shape::Empty]
+                .into_iter()
+                .find(|shape| shape.as_str() == s)
+                .ok_or_else(|| format!("unknown shape {s:?}"))
         };
         let rule = match (self.contains, self.excludes, self.mentions, self.parses_as, self.is) {
             (Some(v), None, None, None, None) => Rule::Contains(v),
