@@ -112,7 +112,7 @@ fn the_command_line_reports_the_broken_adapter_and_exits_1() {
     let summary: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
     assert_eq!(cal_conformance::report::validate_line(&summary), Ok(()));
     assert!(summary["failures"].as_array().is_some_and(|f| f.len() > 30));
-    assert!(text.contains("t.parse.err.009") && text.contains("accept: expected false, got true"), "{text}");
+    assert!(text.contains("t.parse.err.009") && text.contains("expected false, got true"), "{text}");
 }
 
 #[test]
@@ -384,4 +384,232 @@ fn wrapped(script: &str) -> Subprocess {
 /// Options for the repository's corpus and fixtures.
 fn real_opts() -> RunOptions {
     RunOptions { fixtures_dir: conformance_dir().join("fixtures"), max_level: None, ..RunOptions::default() }
+}
+
+/// The whole corpus run against our adapter wrapped by `conformance/tests/adapters/SCRIPT`
+/// (extra arguments before the wrapped command), with the limits it declares.
+fn certify_wrapped(script: &str, args: &[&str]) -> (cal_conformance::protocol::Hello, Vec<Outcome>, certify::Summary) {
+    let path = conformance_dir().join("tests/adapters").join(script);
+    let args: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let mut sub = Subprocess::new(
+        &format!("python3 '{}' {} '{CAL}' conformance adapter", path.display(), args.join(" ")),
+        Duration::from_secs(20),
+    );
+    let hello = sub.hello().expect("the wrapped adapter says hello");
+    let mut corpus = load_corpus(&conformance_dir().join("cases"));
+    assert!(corpus.errors.is_empty(), "{:#?}", corpus.errors);
+    cal_conformance::adapt_limits(&mut corpus, &hello.limits);
+    let opts = RunOptions { max_consecutive_timeouts: Some(5), ..real_opts() };
+    let outcomes = runner::run(&mut sub, &corpus.cases, &opts);
+    let summary = certify::summarize(hello.level, &outcomes);
+    (hello, outcomes, summary)
+}
+
+/// The ids of the cases of `level` that did not pass.
+fn not_passed(outcomes: &[Outcome], level: cal_conformance::Level) -> Vec<&Outcome> {
+    outcomes.iter().filter(|o| o.level == level && !o.should_case && o.status != Status::Passed).collect()
+}
+
+/// An engine that answers with addresses and counts only — no formatted text, PROJECT,
+/// EXPLAIN plan or DESCRIBE content — certifies Core and fails Extended and Full, on the
+/// rendered-output cases (`execute.rendered.*`).
+#[test]
+fn an_adapter_that_returns_only_addresses_fails_extended_and_full() {
+    use cal_conformance::Level::{Core, Extended, Full};
+    let (_, outcomes, summary) = certify_wrapped("addresses_only.py", &[]);
+    assert_eq!(summary.certified, Some(Core), "{:?}", summary.levels);
+    let rendered =
+        |level| not_passed(&outcomes, level).into_iter().filter(|o| o.id.starts_with("execute.rendered.")).count();
+    assert!(rendered(Extended) >= 20, "formats, ASSEMBLE FORMAT, EXPLAIN and DESCRIBE: {}", rendered(Extended));
+    assert!(rendered(Full) >= 3, "PROJECT and DESCRIBE templates: {}", rendered(Full));
+    let whats: std::collections::BTreeSet<&str> = outcomes
+        .iter()
+        .filter(|o| o.id.starts_with("execute.rendered."))
+        .flat_map(|o| o.mismatches.iter().map(|m| m.what.as_str()))
+        .collect();
+    for what in ["/formatted contains", "/formatted_context/text contains", "/plan is", "response mentions"] {
+        assert!(whats.contains(what), "{what} not among {whats:?}");
+    }
+}
+
+/// An engine whose reads write to its store while it reports equal digests is refused at
+/// Core: after each case the runner reads the store back and finds grains that were not there.
+#[test]
+fn an_adapter_that_lies_about_its_store_is_caught_by_reading_the_store_back() {
+    let (_, outcomes, summary) = certify_wrapped("lies_digest.py", &[]);
+    assert_eq!(summary.certified, None);
+    let execute: Vec<&Outcome> = outcomes.iter().filter(|o| o.kind == Kind::Execute).collect();
+    let caught = execute
+        .iter()
+        .filter(|o| o.mismatches.iter().any(|m| m.what == "store unchanged (read back)" && m.source == "§2.1"))
+        .count();
+    assert_eq!(caught, execute.len(), "every execute case sees the receipts its engine wrote");
+    assert!(
+        outcomes.iter().flat_map(|o| &o.mismatches).all(|m| m.what != "store unchanged (reported digests)"),
+        "the digests it reported were equal: only the read-back caught it"
+    );
+    assert!(!not_passed(&outcomes, cal_conformance::Level::Core).is_empty());
+}
+
+/// The right code at the wrong position certifies (position is a SHOULD of §22.1), and its
+/// SHOULD score shows the fault: every position check fails.
+#[test]
+fn an_adapter_with_the_right_code_at_the_wrong_position_certifies_but_its_should_score_shows_it() {
+    let (hello, outcomes, summary) = certify_wrapped("wrong_position.py", &[]);
+    assert!(summary.declared_certified(), "{:?}", summary.levels);
+    assert_eq!(summary.certified, Some(hello.level));
+    let positions: Vec<bool> =
+        outcomes.iter().flat_map(|o| &o.should).filter(|c| c.check == "position").map(|c| c.passed).collect();
+    assert!(positions.len() > 500, "{}", positions.len());
+    assert!(positions.iter().all(|p| !p), "every position is one off");
+    assert!(summary.should.checks_passed < summary.should.checks / 2, "{:?}", summary.should);
+}
+
+/// The right grains in the wrong order fail §17.4's determinism, a Core guarantee.
+#[test]
+fn an_adapter_that_reverses_result_order_is_refused_at_core() {
+    let (_, outcomes, summary) = certify_wrapped("reversed_order.py", &[]);
+    assert_eq!(summary.certified, None);
+    let core = not_passed(&outcomes, cal_conformance::Level::Core);
+    assert!(!core.is_empty());
+    for o in core {
+        let whats: Vec<&str> = o.mismatches.iter().map(|m| m.what.as_str()).collect();
+        assert_eq!(whats, ["results (ordered)"], "{}: the same grains, only their order differs", o.id);
+    }
+}
+
+/// An adapter that crashes halfway and then cannot start again: the run ends promptly, the
+/// cases before the crash keep their results, every later case is errored, nothing certifies.
+#[test]
+fn an_adapter_that_crashes_halfway_ends_the_run_cleanly() {
+    let marker = std::env::temp_dir().join(format!("cal-crashed-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let started = std::time::Instant::now();
+    let (_, outcomes, summary) = certify_wrapped("crashes_halfway.py", &["3500", &marker.display().to_string()]);
+    let took = started.elapsed();
+    let _ = std::fs::remove_file(&marker);
+    assert!(took < Duration::from_secs(120), "the run took {took:?}");
+    assert_eq!(summary.certified, None);
+    let first_errored = outcomes.iter().position(|o| o.status == Status::Errored).expect("it crashed");
+    assert!(first_errored > 1500, "the first half ran: {first_errored}");
+    assert!(outcomes[..first_errored].iter().all(|o| o.status != Status::Errored));
+    let after = &outcomes[first_errored..];
+    assert!(after.len() > 1500, "the second half: {}", after.len());
+    assert!(after.iter().all(|o| o.status == Status::Errored), "every later case is errored");
+    assert!(after.iter().all(|o| o.message.is_some()), "with the reason");
+}
+
+/// A correct engine that lays its canonical text out differently certifies what our toolchain
+/// certifies (canonical text is compared by re-parsing, §15.3); the ruling score for our
+/// layout shows the difference (C14).
+#[test]
+fn an_adapter_with_another_canonical_layout_certifies_and_its_ruling_score_shows_it() {
+    let (hello, outcomes, summary) = certify_wrapped("relaid_canonical.py", &[]);
+    assert!(summary.declared_certified(), "{:?}", summary.levels);
+    assert_eq!(summary.certified, Some(hello.level));
+    let layout = summary.rulings.by_ruling[cal_conformance::compare::CANONICAL_LAYOUT_RULING];
+    assert!(layout.passed < layout.checks && layout.checks > 1000, "{layout:?}");
+    assert!(outcomes.iter().flat_map(|o| &o.mismatches).all(|m| m.what != "canonical" && m.what != "text"));
+}
+
+/// An engine that answers Core in text only — no JSON form, no serialize — certifies Core
+/// (§24 lists the JSON form under Extended) and nothing above.
+#[test]
+fn an_adapter_answering_core_in_text_only_certifies_core() {
+    let (hello, outcomes, summary) = certify_wrapped("core_text_only.py", &[]);
+    assert_eq!(hello.level, cal_conformance::Level::Core);
+    assert!(summary.declared_certified(), "{:?}", not_passed(&outcomes, cal_conformance::Level::Core));
+    assert_eq!(summary.certified, Some(cal_conformance::Level::Core));
+    let json_forms = outcomes.iter().filter(|o| o.id.ends_with(".json-form") && o.status == Status::Failed).count();
+    assert!(json_forms >= 180, "the Extended JSON-form cases fail: {json_forms}");
+}
+
+/// `--summary-md` and `--summary-json` write the summary fit to publish: a badge line with the
+/// certified level, the per-level table, the SHOULD and ruling scores, the cases not passed;
+/// the JSON is valid against `schema/summary.schema.json` and its badge is a shields.io
+/// endpoint. A broken engine's badge says "none", a filtered run's "not certified".
+#[test]
+fn the_published_summary_has_a_badge_the_table_and_the_failures() {
+    let data = conformance_dir().join("tests/data");
+    let dir = std::env::temp_dir().join(format!("cal-summary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let run = |name: &str, extra: &[&str]| {
+        let (md, js) = (dir.join(format!("{name}.md")), dir.join(format!("{name}.json")));
+        let out = Command::new(CAL)
+            .args(["conformance", "run", "--cases"])
+            .arg(data.join("cases"))
+            .arg("--fixtures")
+            .arg(data.join("fixtures"))
+            .args(extra)
+            .arg("--summary-md")
+            .arg(&md)
+            .arg("--summary-json")
+            .arg(&js)
+            .output()
+            .expect("cal runs");
+        let md = std::fs::read_to_string(&md).expect("the Markdown summary is written");
+        let js: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&js).expect("the JSON summary is written")).expect("JSON");
+        assert_eq!(cal_conformance::publish::validate_summary(&js), Ok(()), "{name}");
+        (out.status.code(), md, js)
+    };
+    let (code, md, js) = run("ours", &[]);
+    assert_eq!(code, Some(0));
+    assert!(md.starts_with("# CAL conformance: cal (reference toolchain)"), "{md}");
+    assert!(
+        md.contains("![CAL conformance: full](https://img.shields.io/badge/CAL%20conformance-full-brightgreen)"),
+        "{md}"
+    );
+    assert!(md.contains("**Certified: Full** (declared: extended)") && md.contains("| Core |"), "{md}");
+    assert!(md.contains("**Project rulings**") && md.contains("Every case passed."), "{md}");
+    assert_eq!(
+        js["badge"],
+        serde_json::json!({"schemaVersion": 1, "label": "CAL conformance", "message": "full", "color": "brightgreen"})
+    );
+    assert_eq!(js["implementation"]["declared_level"], "extended");
+    assert_eq!(js["failures"], serde_json::json!([]));
+
+    let broken = format!("'{CAL}' conformance adapter --broken accept-all");
+    let (code, md, js) = run("broken", &["--adapter", &broken]);
+    assert_eq!(code, Some(1));
+    assert!(md.contains("![CAL conformance: none]") && md.contains("**Certified: none**"), "{md}");
+    assert!(md.contains("## Cases not passed") && md.contains("- `t.parse.err.009` (parse, core): failed"), "{md}");
+    assert!(md.contains("accept (§"), "each failure names its source: {md}");
+    assert!(js["failures"].as_array().is_some_and(|f| f.len() > 30));
+    assert_eq!(js["badge"]["color"], "red");
+
+    let (_, md, js) = run("filtered", &["--only", "t.mg."]);
+    assert!(md.contains("**Not certified**: a filtered run (--only t.mg.)"), "{md}");
+    assert_eq!(js["badge"]["message"], "not certified (filtered run)");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine without an injectable clock that says so in `hello` gets the clock-dependent
+/// cases reported as not applicable, with the reason, and certifies the rest; the same engine
+/// saying nothing fails them (C20).
+#[test]
+fn a_capability_declared_missing_makes_its_cases_not_applicable_not_failed() {
+    let (hello, outcomes, summary) = {
+        let path = conformance_dir().join("tests/adapters/no_clock.py");
+        let mut sub = Subprocess::new(
+            &format!("python3 '{}' declare '{CAL}' conformance adapter", path.display()),
+            Duration::from_secs(20),
+        );
+        let hello = sub.hello().expect("hello");
+        let corpus = load_corpus(&conformance_dir().join("cases"));
+        let opts = RunOptions { lacks: hello.lacks.clone(), ..real_opts() };
+        let outcomes = runner::run(&mut sub, &corpus.cases, &opts);
+        let summary = certify::summarize(hello.level, &outcomes);
+        (hello, outcomes, summary)
+    };
+    assert_eq!(hello.lacks, [cal_conformance::capability::Capability::Clock]);
+    assert!(summary.declared_certified(), "{:?}", summary.levels);
+    let na: Vec<&Outcome> = outcomes.iter().filter(|o| o.status == Status::NotApplicable).collect();
+    assert!(na.len() >= 40, "{}", na.len());
+    assert!(na.iter().all(|o| o.message.as_deref().is_some_and(|m| m.contains("needs clock"))));
+    assert!(summary.level(cal_conformance::Level::Core).not_applicable > 0);
+    assert!(summary.not_applicable_certified() >= 40);
+    assert!(cal_conformance::publish::badge(&summary)["message"].as_str().is_some_and(|m| m.ends_with("n/a)")));
+    let (_, _, silent) = certify_wrapped("no_clock.py", &["silent"]);
+    assert_eq!(silent.certified, None, "without the declaration the same cases fail");
 }

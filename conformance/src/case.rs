@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -109,6 +110,11 @@ pub struct Case {
     pub flags: Vec<Flag>,
     /// One sentence saying what the case shows.
     pub description: Option<String>,
+    /// The assertions whose expected value comes from a project ruling rather than the spec
+    /// (assertion name → ruling, `"code"` → `"spec-decisions-grammar.md B1"`). They are scored
+    /// like SHOULD and never gate a level, so an engine is not failed for our house style
+    /// (docs/spec-decisions-conformance.md C13).
+    pub rulings: Rulings,
     /// Where the case came from, for error messages and reports.
     pub origin: Origin,
     /// The kind-specific part.
@@ -136,6 +142,9 @@ impl Case {
         self.has_flag(Flag::Should)
     }
 }
+
+/// Assertion name → the project ruling its expected value comes from (see [`Case::rulings`]).
+pub type Rulings = BTreeMap<String, String>;
 
 /// Where a case is defined: its file and JSON pointer, or the case it was generated from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -320,6 +329,78 @@ pub struct ExecuteExpect {
     pub ignore: Vec<String>,
     /// JSON pointer into the response → expected value.
     pub fields: Map<String, Value>,
+    /// Checks of rendered output by invariant (what the spec fixes without fixing the bytes:
+    /// a formatted text contains each grain's projected content and no content address).
+    pub invariants: Vec<Invariant>,
+}
+
+/// One invariant an execute response must satisfy: a rule applied to the value at a JSON
+/// pointer. Rendered output (formats, PROJECT, EXPLAIN, DESCRIBE) is checked this way where the
+/// spec fixes what it says but not how it is laid out, so a correct independent engine can pass
+/// (docs/spec-decisions-conformance.md C18).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invariant {
+    /// JSON pointer into the response; `""` is the whole response without `_cal`.
+    pub pointer: String,
+    /// What must hold of the value there.
+    pub rule: Rule,
+    /// The spec section the invariant comes from, when not the case's own.
+    pub section: Option<String>,
+    /// The project ruling it comes from instead, which makes it a ruling check (never gating).
+    pub ruling: Option<String>,
+}
+
+/// The rule of an [`Invariant`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rule {
+    /// The string contains each of these.
+    Contains(Vec<String>),
+    /// The string contains none of these (a missing value contains nothing).
+    Excludes(Vec<String>),
+    /// Each is an object key or a string value somewhere in the value.
+    Mentions(Vec<String>),
+    /// The string is a JSON document.
+    ParsesAsJson,
+    /// The value has this shape.
+    Is(Shape),
+}
+
+impl Rule {
+    /// The rule's name in case files and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Rule::Contains(_) => "contains",
+            Rule::Excludes(_) => "excludes",
+            Rule::Mentions(_) => "mentions",
+            Rule::ParsesAsJson => "parses_as",
+            Rule::Is(_) => "is",
+        }
+    }
+}
+
+/// A shape an [`Invariant`] can require.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A JSON object.
+    Object,
+    /// A JSON array.
+    Array,
+    /// A JSON string.
+    String,
+    /// Absent, null, or an empty array, object or string.
+    Empty,
+}
+
+impl Shape {
+    /// The shape's name in case files (`is`) and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shape::Object => "object",
+            Shape::Array => "array",
+            Shape::String => "string",
+            Shape::Empty => "empty",
+        }
+    }
 }
 
 /// An OMS codec case.

@@ -2,11 +2,15 @@
 //! only when every required case of it and of every level below it passed —
 //! and at least one required case of each of those levels was run (nothing
 //! is certified on an empty set). SHOULD cases and SHOULD checks are scored
-//! apart and never gate.
+//! apart and never gate; so are the checks of project rulings (house style,
+//! docs/spec-decisions-conformance.md C13), counted per ruling. Cases not
+//! applicable (a capability the implementation lacks, C20) are counted apart:
+//! they neither pass nor block, and the certificate says how many there were.
 
 use crate::case::Level;
 use crate::runner::{Outcome, Status};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Counts of one level's required cases.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -21,6 +25,9 @@ pub struct LevelCounts {
     pub skipped: usize,
     /// Errored.
     pub errored: usize,
+    /// Not applicable: not run, the implementation lacks a capability they need (not counted
+    /// in `required`; the certificate says how many).
+    pub not_applicable: usize,
 }
 
 impl LevelCounts {
@@ -43,6 +50,28 @@ pub struct ShouldScore {
     pub checks_passed: usize,
 }
 
+/// How often an implementation followed one project ruling.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Checks made.
+    pub checks: usize,
+    /// Of which held.
+    pub passed: usize,
+}
+
+/// The score of the project-ruling checks: reported like SHOULD, never gating a level, so an
+/// engine that follows the spec but not our house style (our canonical layout, a code the spec
+/// does not assign) still certifies, and the report shows where it differs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RulingScore {
+    /// Ruling checks made.
+    pub checks: usize,
+    /// Of which held.
+    pub checks_passed: usize,
+    /// Per ruling (`spec-decisions-grammar.md B1`).
+    pub by_ruling: BTreeMap<String, Tally>,
+}
+
 /// The certification result of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -54,6 +83,8 @@ pub struct Summary {
     pub levels: Vec<(Level, LevelCounts)>,
     /// The SHOULD score.
     pub should: ShouldScore,
+    /// The score of the project-ruling checks (never gating).
+    pub rulings: RulingScore,
     /// Cases run in all.
     pub total: usize,
     /// The filter a partial run was made with (`--only parse.`): such a run reports its
@@ -62,6 +93,11 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Cases not applicable at the certified level and below (what the certificate was earned without).
+    pub fn not_applicable_certified(&self) -> usize {
+        self.levels.iter().filter(|(l, _)| self.certified.is_some_and(|c| *l <= c)).map(|(_, c)| c.not_applicable).sum()
+    }
+
     /// Whether the declared level is certified (the exit status of `cal conformance run`).
     pub fn declared_certified(&self) -> bool {
         self.certified.is_some_and(|c| c >= self.declared)
@@ -87,21 +123,36 @@ impl Summary {
 pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
     let mut levels: Vec<(Level, LevelCounts)> = Level::ALL.iter().map(|l| (*l, LevelCounts::default())).collect();
     let mut should = ShouldScore::default();
+    let mut rulings = RulingScore::default();
     for o in outcomes {
+        for r in &o.rulings {
+            rulings.checks += 1;
+            rulings.checks_passed += usize::from(r.passed);
+            let t = rulings.by_ruling.entry(r.ruling.clone()).or_default();
+            t.checks += 1;
+            t.passed += usize::from(r.passed);
+        }
         should.checks += o.should.len();
         should.checks_passed += o.should.iter().filter(|c| c.passed).count();
         if o.should_case {
-            should.cases += 1;
-            should.cases_passed += usize::from(o.status == Status::Passed);
+            if o.status != Status::NotApplicable {
+                should.cases += 1;
+                should.cases_passed += usize::from(o.status == Status::Passed);
+            }
             continue;
         }
         let Some((_, c)) = levels.iter_mut().find(|(l, _)| *l == o.level) else { continue };
+        if o.status == Status::NotApplicable {
+            c.not_applicable += 1;
+            continue;
+        }
         c.required += 1;
         match o.status {
             Status::Passed => c.passed += 1,
             Status::Failed => c.failed += 1,
             Status::Skipped => c.skipped += 1,
             Status::Errored => c.errored += 1,
+            Status::NotApplicable => {}
         }
     }
     let mut certified = None;
@@ -111,5 +162,5 @@ pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
         }
         certified = Some(*level);
     }
-    Summary { declared, certified, levels, should, total: outcomes.len(), filter: None }
+    Summary { declared, certified, levels, should, rulings, total: outcomes.len(), filter: None }
 }

@@ -4,7 +4,7 @@
 //! recorded separately and never fail a case. Formatted TOON is compared up to its
 //! row layout ([`crate::toon_layout`]).
 
-use crate::case::{ExecuteExpect, ParseExpect, Position};
+use crate::case::{ExecuteExpect, Invariant, ParseExpect, Position, Rule, Rulings, Shape};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -18,6 +18,9 @@ pub struct Mismatch {
     pub expected: Value,
     /// What the implementation gave.
     pub actual: Value,
+    /// Where the requirement comes from: the spec section (`§15.3`, `Appendix C`), so a reader
+    /// can tell the spec's demands from anything else.
+    pub source: String,
 }
 
 /// One SHOULD-level check and whether it held.
@@ -27,28 +30,97 @@ pub struct ShouldCheck {
     pub check: String,
     /// Whether it held.
     pub passed: bool,
+    /// The spec section that makes it a SHOULD (`§22.1`).
+    pub source: String,
 }
 
-/// The findings for one case: required mismatches and SHOULD checks.
+/// One check whose expected value comes from a project ruling, not from the spec (our canonical
+/// layout, a code the spec does not assign). Scored like a SHOULD: reported and counted, never
+/// failing a case (docs/spec-decisions-conformance.md C13).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RulingCheck {
+    /// What was checked (`canonical layout`, `code`).
+    pub check: String,
+    /// The ruling (`spec-decisions-grammar.md B1`).
+    pub ruling: String,
+    /// Whether the implementation followed it.
+    pub passed: bool,
+    /// The value the ruling gives (reported when not followed).
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub expected: Value,
+    /// What the implementation gave (reported when not followed).
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub actual: Value,
+}
+
+/// The findings for one case: required mismatches, SHOULD checks and ruling checks.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Judgement {
     /// Required checks that failed; empty means the case passes.
     pub mismatches: Vec<Mismatch>,
     /// SHOULD checks.
     pub should: Vec<ShouldCheck>,
+    /// Checks of project rulings (house style), scored apart like SHOULD.
+    pub rulings: Vec<RulingCheck>,
+    /// The case's ruled assertions: a required check named here is recorded as a ruling check.
+    ruled: Rulings,
+    /// The case's spec sections, the source of the assertions that pin what the case is about.
+    sections: Vec<String>,
 }
 
+/// The ruling behind every canonical-text and JSON→text layout check: the spec defines no
+/// canonical layout, so the byte-exact text is our house style (`cal fmt`).
+pub const CANONICAL_LAYOUT_RULING: &str = "spec-decisions-conformance.md C14";
+
 impl Judgement {
-    /// Records a required check.
-    pub fn require(&mut self, what: &str, ok: bool, expected: Value, actual: Value) {
-        if !ok {
-            self.mismatches.push(Mismatch { what: what.to_string(), expected, actual });
+    /// A judgement for a case with these ruled assertions and spec sections.
+    pub fn for_case(ruled: &Rulings, sections: &[String]) -> Judgement {
+        Judgement { ruled: ruled.clone(), sections: sections.to_vec(), ..Judgement::default() }
+    }
+
+    /// The source of the assertions that pin what the case is about: its sections (`§8.2, §17.4`),
+    /// or `fallback` when it names none.
+    pub fn case_source(&self, fallback: &str) -> String {
+        if self.sections.is_empty() {
+            return fallback.to_string();
+        }
+        self.sections
+            .iter()
+            .map(|s| if s.starts_with("OMS") { s.clone() } else { format!("§{s}") })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The ruling an assertion of this case comes from, if the case names one.
+    pub fn ruled(&self, what: &str) -> Option<&str> {
+        self.ruled.get(what).map(String::as_str)
+    }
+
+    /// Records a required check that the spec (`source`) makes; when the case names a ruling for
+    /// `what`, it is recorded as a ruling check instead and cannot fail the case.
+    pub fn require(&mut self, what: &str, source: &str, ok: bool, expected: Value, actual: Value) {
+        if let Some(ruling) = self.ruled.get(what).cloned() {
+            self.ruling(what, &ruling, ok, expected, actual);
+        } else if !ok {
+            self.mismatches.push(Mismatch { what: what.to_string(), expected, actual, source: source.to_string() });
         }
     }
 
     /// Records a SHOULD check.
-    pub fn should(&mut self, check: &str, passed: bool) {
-        self.should.push(ShouldCheck { check: check.to_string(), passed });
+    pub fn should(&mut self, check: &str, source: &str, passed: bool) {
+        self.should.push(ShouldCheck { check: check.to_string(), passed, source: source.to_string() });
+    }
+
+    /// Records a check of a project ruling (values are kept only when it did not hold).
+    pub fn ruling(&mut self, check: &str, ruling: &str, passed: bool, expected: Value, actual: Value) {
+        let (expected, actual) = if passed { (Value::Null, Value::Null) } else { (expected, actual) };
+        self.rulings.push(RulingCheck {
+            check: check.to_string(),
+            ruling: ruling.to_string(),
+            passed,
+            expected,
+            actual,
+        });
     }
 }
 
@@ -67,17 +139,28 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Judges a parse answer (`result` of a `parse` request).
+/// Judges a parse answer (`result` of a `parse` request) for a case with no ruling.
 pub fn parse(expect: &ParseExpect, result: &Value) -> Judgement {
-    let mut j = Judgement::default();
+    parse_in(Judgement::default(), expect, result)
+}
+
+/// Judges a parse answer into `j` (made by [`Judgement::for_case`], so the case's rulings apply).
+///
+/// A canonical text is compared by re-parsing it (the same tree, §15.3: the spec defines no
+/// layout); the byte-exact layout is a ruling check. A rejection whose code comes from a ruling
+/// requires only a rejection whose first error is in the expected phase; the code is a ruling
+/// check.
+pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judgement {
     let accepted = result.get("accept").and_then(Value::as_bool);
     let diagnostics = result.get("diagnostics").and_then(Value::as_array).cloned().unwrap_or_default();
     let errors: Vec<&Value> = diagnostics.iter().filter(|d| !is_warning(d)).collect();
     let codes = |ds: &[&Value]| -> Value { ds.iter().filter_map(|d| d.get("code").cloned()).collect() };
     match expect {
         ParseExpect::Accept { json, canonical, warnings } => {
+            let source = j.case_source("§4");
             j.require(
                 "accept",
+                &source,
                 accepted == Some(true),
                 json!(true),
                 json!({ "accept": accepted, "errors": codes(&errors) }),
@@ -87,48 +170,95 @@ pub fn parse(expect: &ParseExpect, result: &Value) -> Judgement {
             }
             if let Some(expected) = json {
                 let actual = result.get("json").cloned().unwrap_or(Value::Null);
-                j.require("json", json_eq(expected, &actual), expected.clone(), actual);
+                j.require("json", "§15.2", json_eq(expected, &actual), expected.clone(), actual);
             }
             if let Some(expected) = canonical {
                 let actual = result.get("canonical").cloned().unwrap_or(Value::Null);
-                j.require("canonical", actual.as_str() == Some(expected), json!(expected), actual);
+                canonical_text(&mut j, "canonical", expected, &actual);
             }
             if let Some(expected) = warnings {
                 let warned: Vec<&Value> = diagnostics.iter().filter(|d| is_warning(d)).collect();
                 let actual = code_set(&warned);
                 let want: std::collections::BTreeSet<&str> = expected.iter().map(String::as_str).collect();
-                j.require("warnings", actual == want, json!(want), json!(actual));
+                j.require("warnings", "§22.3", actual == want, json!(want), json!(actual));
             }
         }
         ParseExpect::Reject { code, phase, position, suggestion_contains, has_example } => {
-            j.require("accept", accepted == Some(false), json!(false), json!(accepted));
+            let source = j.case_source("§22");
+            j.require("accept", &source, accepted == Some(false), json!(false), json!(accepted));
+            if let Some(ruling) = j.ruled("code").map(str::to_string) {
+                // The spec gives this rejection no code (our ruling does): any rejection will do
+                // whose first error is reported in the expected phase (§17.1's pipeline).
+                let first = errors.first().copied();
+                let actual_phase = first.and_then(|d| d.get("phase")).cloned().unwrap_or(Value::Null);
+                let ok = actual_phase.as_str() == Some(phase.as_str());
+                j.mismatches.extend((!ok).then(|| Mismatch {
+                    what: "phase".into(),
+                    expected: json!(phase.as_str()),
+                    actual: actual_phase,
+                    source: "§17.1, §17.3".into(),
+                }));
+                let ours = first.is_some_and(|d| d.get("code").and_then(Value::as_str) == Some(code))
+                    && errors.iter().all(|d| d.get("code").and_then(Value::as_str) == Some(code));
+                j.ruling("code", &ruling, ours, json!([code]), codes(&errors));
+                let found = errors.iter().copied().find(|d| d.get("code").and_then(Value::as_str) == Some(code));
+                should_checks(&mut j, found.or(first), position, suggestion_contains, *has_example);
+                return j;
+            }
             // The expected code is the first error reported, and no other code is: an engine
             // that lists every code on every rejection must not pass (issue: negative cases
             // that mean something).
             let first = errors.first().filter(|d| d.get("code").and_then(Value::as_str) == Some(code));
             let Some(found) = first else {
-                j.require("code", false, json!(code), codes(&errors));
+                j.require("code", "Appendix C", false, json!(code), codes(&errors));
                 return j;
             };
             let unexpected: Vec<&Value> =
                 errors.iter().copied().filter(|d| d.get("code").and_then(Value::as_str) != Some(code)).collect();
-            j.require("no other code", unexpected.is_empty(), json!([code]), codes(&errors));
+            j.require("no other code", "§22.1", unexpected.is_empty(), json!([code]), codes(&errors));
             let actual_phase = found.get("phase").cloned().unwrap_or(Value::Null);
-            j.require("phase", actual_phase.as_str() == Some(phase.as_str()), json!(phase.as_str()), actual_phase);
-            if let Some(p) = position {
-                j.should("position", position_matches(p, found.get("position")));
-            }
-            if let Some(s) = suggestion_contains {
-                let text = found.get("suggestion").and_then(Value::as_str).unwrap_or("");
-                j.should("suggestion", text.contains(s.as_str()));
-            }
-            if let Some(want) = has_example {
-                let has = found.get("example").and_then(Value::as_str).is_some_and(|e| !e.is_empty());
-                j.should("example", has == *want);
-            }
+            j.require(
+                "phase",
+                "§17.1",
+                actual_phase.as_str() == Some(phase.as_str()),
+                json!(phase.as_str()),
+                actual_phase,
+            );
+            should_checks(&mut j, Some(found), position, suggestion_contains, *has_example);
         }
     }
     j
+}
+
+/// The SHOULD checks of §22.1 on the error a rejection reported.
+fn should_checks(
+    j: &mut Judgement,
+    found: Option<&Value>,
+    position: &Option<Position>,
+    suggestion_contains: &Option<String>,
+    has_example: Option<bool>,
+) {
+    if let Some(p) = position {
+        j.should("position", "§22.1", position_matches(p, found.and_then(|f| f.get("position"))));
+    }
+    if let Some(s) = suggestion_contains {
+        let text = found.and_then(|f| f.get("suggestion")).and_then(Value::as_str).unwrap_or("");
+        j.should("suggestion", "§22.1", text.contains(s.as_str()));
+    }
+    if let Some(want) = has_example {
+        let has = found.and_then(|f| f.get("example")).and_then(Value::as_str).is_some_and(|e| !e.is_empty());
+        j.should("example", "§22.1", has == want);
+    }
+}
+
+/// A canonical text (a parse answer's `canonical`, a JSON→text answer's `text`): required to
+/// read back as the same tree as the expected text (§15.3 — "whitespace may differ"), and
+/// checked byte for byte against our layout as a ruling ([`CANONICAL_LAYOUT_RULING`]).
+pub fn canonical_text(j: &mut Judgement, what: &str, expected: &str, actual: &Value) {
+    let same = actual.as_str().is_some_and(|a| crate::reparse::same_tree(expected, a));
+    j.require(what, "§15.3", same, json!(expected), actual.clone());
+    let exact = actual.as_str() == Some(expected);
+    j.ruling(&format!("{what} layout"), CANONICAL_LAYOUT_RULING, exact, json!(expected), actual.clone());
 }
 
 fn is_warning(d: &Value) -> bool {
@@ -154,23 +284,44 @@ fn address(a: &str) -> String {
     a.strip_prefix("sha256:").unwrap_or(a).to_ascii_lowercase()
 }
 
-/// Judges an execute answer (`result` of an `execute` request).
+/// Judges an execute answer (`result` of an `execute` request) for a case with no ruling.
 pub fn execute(expect: &ExecuteExpect, result: &Value, ordered_allowed: bool) -> Judgement {
-    let mut j = Judgement::default();
-    let before = result.get("store_digest_before");
-    let after = result.get("store_digest_after");
-    match (before.and_then(Value::as_str), after.and_then(Value::as_str)) {
-        (Some(b), Some(a)) => j.require("store unchanged", a == b, json!(b), json!(a)),
-        _ => j.require("store digest", false, json!("store_digest_before and store_digest_after"), json!(null)),
+    execute_in(Judgement::default(), expect, result, ordered_allowed)
+}
+
+/// Judges an execute answer into `j` (made by [`Judgement::for_case`]).
+pub fn execute_in(mut j: Judgement, expect: &ExecuteExpect, result: &Value, ordered_allowed: bool) -> Judgement {
+    // Digests are optional and never trusted to say "unchanged" (the runner reads the store
+    // back, `runner::STORE_PROBE`); when given, an engine that reports a change is believed.
+    let before = result.get("store_digest_before").and_then(Value::as_str);
+    let after = result.get("store_digest_after").and_then(Value::as_str);
+    if let (Some(b), Some(a)) = (before, after) {
+        j.require("store unchanged (reported digests)", "§2.1", a == b, json!(b), json!(a));
     }
     let response = result.get("response").cloned().unwrap_or(Value::Null);
     let error = response.pointer("/error/code").cloned();
+    let source = j.case_source("§17.4");
     if let Some(code) = &expect.error {
-        j.require("error", error.as_ref().and_then(Value::as_str) == Some(code), json!(code), json!(error));
+        if j.ruled("error").is_some() {
+            // A ruled code: any error will do, the code is scored as a ruling.
+            j.mismatches.extend(error.is_none().then(|| Mismatch {
+                what: "an error".into(),
+                expected: json!(code),
+                actual: Value::Null,
+                source: source.clone(),
+            }));
+        }
+        j.require(
+            "error",
+            "Appendix C",
+            error.as_ref().and_then(Value::as_str) == Some(code),
+            json!(code),
+            json!(error),
+        );
         return j;
     }
     if let Some(e) = &error {
-        j.require("error", false, json!(null), e.clone());
+        j.require("error", &source, false, json!(null), e.clone());
         return j;
     }
     if let Some(expected) = &expect.results {
@@ -180,12 +331,15 @@ pub fn execute(expect: &ExecuteExpect, result: &Value, ordered_allowed: bool) ->
             .map(|rs| rs.iter().filter_map(|r| r.get("content_address")?.as_str().map(address)).collect())
             .unwrap_or_default();
         let want: Vec<String> = expected.iter().map(|a| address(a)).collect();
-        let ok = if expect.ordered && ordered_allowed { actual == want } else { multiset(&actual) == multiset(&want) };
-        j.require(if expect.ordered { "results (ordered)" } else { "results" }, ok, json!(want), json!(actual));
+        let same_set = multiset(&actual) == multiset(&want);
+        j.require("results", &source, same_set, json!(want), json!(actual));
+        if same_set && expect.ordered && ordered_allowed {
+            j.require("results (ordered)", "§17.4", actual == want, json!(want), json!(actual));
+        }
     }
     if let Some(total) = expect.total {
         let actual = response.get("total").cloned().unwrap_or(Value::Null);
-        j.require("total", actual.as_u64() == Some(total), json!(total), actual);
+        j.require("total", "§14.1", actual.as_u64() == Some(total), json!(total), actual);
     }
     if let Some(expected) = &expect.warnings {
         let actual: std::collections::BTreeSet<String> = response
@@ -194,7 +348,7 @@ pub fn execute(expect: &ExecuteExpect, result: &Value, ordered_allowed: bool) ->
             .map(|ws| ws.iter().filter_map(|w| w.get("code")?.as_str().map(str::to_string)).collect())
             .unwrap_or_default();
         let want: std::collections::BTreeSet<String> = expected.iter().cloned().collect();
-        j.require("warnings", actual == want, json!(want), json!(actual));
+        j.require("warnings", "§22.3", actual == want, json!(want), json!(actual));
     }
     for (pointer, expected) in &expect.fields {
         let last = pointer.rsplit('/').next().unwrap_or("");
@@ -203,9 +357,82 @@ pub fn execute(expect: &ExecuteExpect, result: &Value, ordered_allowed: bool) ->
         }
         let actual = response.pointer(pointer).cloned().unwrap_or(Value::Null);
         let ok = json_eq(expected, &actual) || same_toon(&response, pointer, expected, &actual);
-        j.require(&format!("field {pointer}"), ok, expected.clone(), actual);
+        j.require(&format!("field {pointer}"), &source, ok, expected.clone(), actual);
+    }
+    for inv in &expect.invariants {
+        invariant(&mut j, inv, &response, &source);
     }
     j
+}
+
+/// Checks one [`Invariant`] of an execute response.
+fn invariant(j: &mut Judgement, inv: &Invariant, response: &Value, case_source: &str) {
+    let value = if inv.pointer.is_empty() {
+        let mut whole = response.clone();
+        if let Value::Object(m) = &mut whole {
+            m.remove("_cal");
+        }
+        whole
+    } else {
+        response.pointer(&inv.pointer).cloned().unwrap_or(Value::Null)
+    };
+    let text = value.as_str();
+    let (ok, expected) = match &inv.rule {
+        Rule::Contains(parts) => (text.is_some_and(|t| parts.iter().all(|p| t.contains(p.as_str()))), json!(parts)),
+        Rule::Excludes(parts) => (!text.is_some_and(|t| parts.iter().any(|p| t.contains(p.as_str()))), json!(parts)),
+        Rule::Mentions(names) => {
+            let mut seen = std::collections::BTreeSet::new();
+            strings_in(&value, &mut seen);
+            (names.iter().all(|n| seen.contains(n.as_str())), json!(names))
+        }
+        Rule::ParsesAsJson => {
+            (text.is_some_and(|t| serde_json::from_str::<Value>(t).is_ok()), json!("a JSON document"))
+        }
+        Rule::Is(shape) => {
+            let ok = match shape {
+                Shape::Object => value.is_object(),
+                Shape::Array => value.is_array(),
+                Shape::String => value.is_string(),
+                Shape::Empty => match &value {
+                    Value::Null => true,
+                    Value::Array(a) => a.is_empty(),
+                    Value::Object(o) => o.is_empty(),
+                    Value::String(s) => s.is_empty(),
+                    _ => false,
+                },
+            };
+            (ok, json!(shape.as_str()))
+        }
+    };
+    let what = format!("{} {}", if inv.pointer.is_empty() { "response" } else { &inv.pointer }, inv.rule.name());
+    // A long rendered text is reported by its start; the expected parts say what was missing.
+    let actual = match &value {
+        Value::String(s) if s.chars().count() > 400 => json!(format!("{}…", s.chars().take(400).collect::<String>())),
+        Value::Object(_) | Value::Array(_) if inv.pointer.is_empty() => json!("(the response)"),
+        v => v.clone(),
+    };
+    match (&inv.ruling, &inv.section) {
+        (Some(ruling), _) => j.ruling(&what, ruling, ok, expected, actual),
+        (None, Some(section)) => j.require(&what, &format!("§{section}"), ok, expected, actual),
+        (None, None) => j.require(&what, case_source, ok, expected, actual),
+    }
+}
+
+/// Every object key and string value in a JSON value.
+fn strings_in<'a>(value: &'a Value, out: &mut std::collections::BTreeSet<&'a str>) {
+    match value {
+        Value::String(s) => {
+            out.insert(s);
+        }
+        Value::Array(a) => a.iter().for_each(|v| strings_in(v, out)),
+        Value::Object(o) => {
+            for (k, v) in o {
+                out.insert(k);
+                strings_in(v, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// True when `pointer` names formatted text whose format is TOON (a sibling `"format":

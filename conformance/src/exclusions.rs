@@ -26,6 +26,7 @@ fn text_case(word: &str, form: &str, query: String, at: u64, len: u64) -> Case {
         sections: vec!["2.4".into()],
         flags: vec![Flag::Generated],
         description: Some(format!("{word} is not part of CAL ({form}), §2.4")),
+        rulings: Default::default(),
         origin: origin(word, form),
         body: Body::Parse(ParseCase {
             query: QueryInput::Text(query),
@@ -49,6 +50,7 @@ fn json_case(word: &str, form: &str, json: serde_json::Value, pointer: &str) -> 
         sections: vec!["2.4".into(), "15.5".into()],
         flags: vec![Flag::Generated],
         description: Some(format!("{word} is not part of CAL's JSON form either ({form}), §2.4")),
+        rulings: Default::default(),
         origin: origin(word, form),
         body: Body::Wire(WireCase::JsonRejected { json, code: "CAL-E002".into(), pointer: Some(pointer.into()) }),
     }

@@ -6,9 +6,12 @@
 //!   whitespace and comments must leave the JSON form, canonical text and
 //!   warnings unchanged (CAL §3.2, §3.5);
 //! * limit-boundary pairs from the grammar's [`LIMITS`] table, rendered by
-//!   the templates of `conformance/templates/limits.json` (see [`crate::limits`]).
+//!   the templates of `conformance/templates/limits.json` (see [`crate::limits`]);
+//! * the JSON-form pins of Core cases, moved to Extended cases of their own
+//!   (`<id>.json-form`, [`json_pins_at_extended`]): §24 lists the JSON wire
+//!   format under Extended, so an engine answering Core in text only certifies Core.
 
-use crate::case::{Body, Case, Flag, Origin, ParseCase, ParseExpect, QueryInput};
+use crate::case::{Body, Case, Flag, Level, Origin, ParseCase, ParseExpect, QueryInput};
 use cal_grammar::limits::MAX_QUERY_BYTES;
 use cal_lexer::Token;
 
@@ -46,9 +49,50 @@ fn derive(case: &Case, expect: &ParseExpect, suffix: &str, query: String) -> Cas
         sections: case.sections.clone(),
         flags,
         description: Some(format!("{} variant of {}", suffix, case.id)),
+        rulings: case.rulings.clone(),
         origin: Origin { file: case.origin.file.clone(), pointer: format!("{}+{suffix}", case.origin.pointer) },
         body: Body::Parse(ParseCase { query: QueryInput::Text(query), expect: expect.clone() }),
     }
+}
+
+/// Moves the `json` expectation of every Core parse case to an Extended case of its own,
+/// `<id>.json-form` (accepted, with that JSON form): the JSON form is an Extended feature
+/// (§24 "application/json+cal wire format" under Level 2), so no Core case may require it.
+/// The Core case keeps its acceptance, canonical text and warnings.
+pub fn json_pins_at_extended(cases: &mut Vec<Case>) {
+    let mut moved = Vec::new();
+    for case in cases.iter_mut() {
+        if case.level != Level::Core {
+            continue;
+        }
+        let Body::Parse(ParseCase { query, expect: ParseExpect::Accept { json, .. } }) = &mut case.body else {
+            continue;
+        };
+        let Some(form) = json.take() else { continue };
+        let mut flags = case.flags.clone();
+        if !flags.contains(&Flag::Generated) {
+            flags.push(Flag::Generated);
+        }
+        let mut tags = case.tags.clone();
+        tags.push("json-form".into());
+        let mut sections = case.sections.clone();
+        sections.extend(["15.2".to_string(), "24".to_string()]);
+        moved.push(Case {
+            id: format!("{}.json-form", case.id),
+            level: Level::Extended,
+            tags,
+            sections,
+            flags,
+            description: Some(format!("the JSON form of {} (Extended, §24)", case.id)),
+            rulings: case.rulings.clone(),
+            origin: Origin { file: case.origin.file.clone(), pointer: format!("{}+json-form", case.origin.pointer) },
+            body: Body::Parse(ParseCase {
+                query: query.clone(),
+                expect: ParseExpect::Accept { json: Some(form), canonical: None, warnings: None },
+            }),
+        });
+    }
+    cases.extend(moved);
 }
 
 /// The tokens of a text when it lexes cleanly and has no raw template text (whose

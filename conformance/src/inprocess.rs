@@ -94,6 +94,7 @@ pub fn hello() -> Hello {
         version: env!("CARGO_PKG_VERSION").into(),
         level: DECLARED_LEVEL,
         limits,
+        lacks: Vec::new(),
     }
 }
 

@@ -6,11 +6,14 @@
 //! [`Implementation`] — ours in-process ([`inprocess`]), or any engine through
 //! the JSON-lines protocol of `PROTOCOL.md` ([`subprocess`]) — judges the
 //! answers ([`compare`], TOON up to its row layout: [`toon_layout`]), certifies a level (CAL §24, [`certify`]) and writes
-//! the reports ([`report`]). [`stats`] measures the corpus itself, and
+//! the reports ([`report`]) and the summary fit to publish ([`publish`]); cases
+//! needing a capability the engine lacks are not applicable ([`capability`]),
+//! and canonical text is compared by re-parsing ([`reparse`]). [`stats`] measures the corpus itself, and
 //! [`seeds`] turns it into fuzzing seeds. [`adapter`] serves our toolchain
 //! over the protocol (`cal conformance adapter`).
 
 pub mod adapter;
+pub mod capability;
 pub mod case;
 pub mod certify;
 pub mod compare;
@@ -23,7 +26,9 @@ pub mod limits;
 pub mod loader;
 pub mod protocol;
 pub mod protocol_schema;
+pub mod publish;
 mod raw;
+pub mod reparse;
 pub mod report;
 pub mod runner;
 pub mod seeds;
@@ -50,8 +55,9 @@ pub fn default_fixtures_dir() -> PathBuf {
 }
 
 /// The whole corpus: the hand-written cases under `dir`, their metamorphic variants, the
-/// limit-boundary pairs and the §2.4 exclusions in every position, with every id checked
-/// for uniqueness across all of them.
+/// limit-boundary pairs and the §2.4 exclusions in every position, with the JSON-form pins of
+/// Core cases moved to Extended cases of their own, and every id checked for uniqueness
+/// across all of them.
 pub fn load_corpus(dir: &Path) -> Corpus {
     let mut corpus = load_dir(dir);
     let variants = generate::metamorphic(&corpus.cases);
@@ -59,6 +65,7 @@ pub fn load_corpus(dir: &Path) -> Corpus {
     let (boundaries, problems) = limits::boundary_cases();
     corpus.cases.extend(boundaries);
     corpus.cases.extend(exclusions::exclusion_cases());
+    generate::json_pins_at_extended(&mut corpus.cases);
     corpus.errors.extend(problems.into_iter().map(|message| LoadError {
         file: PathBuf::from("conformance/templates/limits.json"),
         pointer: String::new(),

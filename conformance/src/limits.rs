@@ -19,6 +19,10 @@ use cal_grammar::limits::{LIMITS, LimitInfo, LimitKind};
 use serde::Deserialize;
 use std::path::Path;
 
+/// The ruling that gives a code to the limits the spec states without one
+/// (`LimitInfo::code_from_spec` false).
+pub const RULING_B1: &str = "spec-decisions-grammar.md B1";
+
 /// The templates file, as kept in the repository.
 pub const TEMPLATES: &str = include_str!("../templates/limits.json");
 
@@ -161,8 +165,13 @@ fn pair(t: &Template, info: &LimitInfo, value: u64, index: usize) -> Result<[Cas
         file: Path::new("conformance/templates/limits.json").to_path_buf(),
         pointer: format!("/templates/{index}+{which}"),
     };
+    // Where the spec gives the limit no code, the code is grammar ruling B1's: the case over the
+    // limit then requires a rejection in the right phase and scores the code like a SHOULD.
+    let rulings: crate::case::Rulings =
+        if info.code_from_spec { Default::default() } else { [("code".to_string(), RULING_B1.to_string())].into() };
     let make = |id: String, n: usize, expect: ParseExpect, which: &str| -> Result<Case, String> {
         let query = t.render(n).ok_or_else(|| format!("the template cannot render {n}"))?;
+        let rulings = if matches!(expect, ParseExpect::Reject { .. }) { rulings.clone() } else { Default::default() };
         Ok(Case {
             id,
             level: t.level,
@@ -170,6 +179,7 @@ fn pair(t: &Template, info: &LimitInfo, value: u64, index: usize) -> Result<[Cas
             sections: sections.clone(),
             flags: vec![Flag::Generated],
             description: Some(format!("{} = {n} ({which} the limit {value})", t.limit)),
+            rulings,
             origin: origin(which),
             body: Body::Parse(ParseCase { query: QueryInput::Text(query), expect }),
         })

@@ -121,6 +121,9 @@ pub struct Hello {
     pub level: Level,
     /// Its configurable limits (§17.3 "Implementation-configurable"), by the grammar's constant name.
     pub limits: Map<String, Value>,
+    /// The capabilities it declared it lacks (`"capabilities": {"clock": false}`): the cases
+    /// needing them are not applicable. Empty when it declares none (everything offered).
+    pub lacks: Vec<crate::capability::Capability>,
 }
 
 impl Hello {
@@ -133,6 +136,10 @@ impl Hello {
             "version": self.version,
             "level": self.level.as_str(),
             "limits": self.limits,
+            "capabilities": crate::capability::Capability::ALL
+                .iter()
+                .map(|c| (c.as_str().to_string(), Value::Bool(!self.lacks.contains(c))))
+                .collect::<Map<String, Value>>(),
         })
     }
 
@@ -143,6 +150,16 @@ impl Hello {
             version: v.get("version")?.as_str()?.to_string(),
             level: Level::parse(v.get("level")?.as_str()?)?,
             limits: v.get("limits").and_then(Value::as_object).cloned().unwrap_or_default(),
+            lacks: v
+                .get("capabilities")
+                .and_then(Value::as_object)
+                .map(|m| {
+                    m.iter()
+                        .filter(|(_, offered)| offered.as_bool() == Some(false))
+                        .filter_map(|(name, _)| crate::capability::Capability::parse(name))
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
     }
 }

@@ -3,8 +3,8 @@
 //! here are those the schema cannot express (hex decoding).
 
 use crate::case::{
-    Body, Case, ExecuteCase, ExecuteExpect, Flag, Level, MgCase, Origin, ParseCase, ParseExpect, Phase, Position,
-    QueryInput, WireCase,
+    Body, Case, ExecuteCase, ExecuteExpect, Flag, Invariant, Level, MgCase, Origin, ParseCase, ParseExpect, Phase,
+    Position, QueryInput, Rule, Shape, WireCase,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -20,6 +20,8 @@ struct Common {
     #[serde(default)]
     flags: Vec<Flag>,
     description: Option<String>,
+    #[serde(default)]
+    rulings: std::collections::BTreeMap<String, String>,
     kind: String,
 }
 
@@ -86,6 +88,41 @@ struct RawExecuteExpect {
     ignore: Vec<String>,
     #[serde(default)]
     fields: Map<String, Value>,
+    #[serde(default)]
+    invariants: Vec<RawInvariant>,
+}
+
+#[derive(Deserialize)]
+struct RawInvariant {
+    pointer: String,
+    contains: Option<Vec<String>>,
+    excludes: Option<Vec<String>>,
+    mentions: Option<Vec<String>>,
+    parses_as: Option<String>,
+    is: Option<String>,
+    section: Option<String>,
+    ruling: Option<String>,
+}
+
+impl RawInvariant {
+    fn into_invariant(self) -> Result<Invariant, String> {
+        // A JSON shape's name (`object` is not the belief field of that name).
+        let shape = |s: &str| {
+            [Shape::Object, Shape::Array, Shape::String, Shape::Empty]
+                .into_iter()
+                .find(|shape| shape.as_str() == s)
+                .ok_or_else(|| format!("unknown shape {s:?}"))
+        };
+        let rule = match (self.contains, self.excludes, self.mentions, self.parses_as, self.is) {
+            (Some(v), None, None, None, None) => Rule::Contains(v),
+            (None, Some(v), None, None, None) => Rule::Excludes(v),
+            (None, None, Some(v), None, None) => Rule::Mentions(v),
+            (None, None, None, Some(f), None) if f == "json" => Rule::ParsesAsJson,
+            (None, None, None, None, Some(s)) => Rule::Is(shape(&s)?),
+            _ => return Err("an invariant has exactly one rule: contains, excludes, mentions, parses_as or is".into()),
+        };
+        Ok(Invariant { pointer: self.pointer, rule, section: self.section, ruling: self.ruling })
+    }
 }
 
 #[derive(Deserialize)]
@@ -109,7 +146,7 @@ pub(crate) fn to_case(value: &Value, origin: Origin) -> Result<Case, String> {
     let body = match common.kind.as_str() {
         "parse" => Body::Parse(parse_case(de(value)?)?),
         "wire" => Body::Wire(wire_case(de(value)?)?),
-        "execute" => Body::Execute(Box::new(execute_case(de(value)?))),
+        "execute" => Body::Execute(Box::new(execute_case(de(value)?)?)),
         "mg" => Body::Mg(mg_case(de(value)?)?),
         other => return Err(format!("unknown kind {other:?}")),
     };
@@ -120,6 +157,7 @@ pub(crate) fn to_case(value: &Value, origin: Origin) -> Result<Case, String> {
         sections: common.sections,
         flags: common.flags,
         description: common.description,
+        rulings: common.rulings,
         origin,
         body,
     })
@@ -163,9 +201,10 @@ fn wire_case(raw: RawWire) -> Result<WireCase, String> {
     }
 }
 
-fn execute_case(raw: RawExecute) -> ExecuteCase {
+fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
     let e = raw.expect;
-    ExecuteCase {
+    let invariants = e.invariants.into_iter().map(RawInvariant::into_invariant).collect::<Result<Vec<_>, _>>()?;
+    Ok(ExecuteCase {
         fixture: raw.fixture,
         query: raw.query,
         clock: raw.clock,
@@ -179,8 +218,9 @@ fn execute_case(raw: RawExecute) -> ExecuteCase {
             error: e.error.map(|c| c.code),
             ignore: e.ignore,
             fields: e.fields,
+            invariants,
         },
-    }
+    })
 }
 
 fn mg_case(raw: RawMg) -> Result<MgCase, String> {

@@ -34,7 +34,13 @@ pub fn header(hello: &Hello, cases: usize, corpus_errors: usize) -> Value {
         "report_version": REPORT_VERSION,
         "suite": "cal-conformance",
         "suite_version": env!("CARGO_PKG_VERSION"),
-        "implementation": { "name": hello.name, "version": hello.version, "declared_level": hello.level.as_str(), "limits": hello.limits },
+        "implementation": {
+            "name": hello.name,
+            "version": hello.version,
+            "declared_level": hello.level.as_str(),
+            "limits": hello.limits,
+            "lacks": hello.lacks.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+        },
         "cases": cases,
         "corpus_errors": corpus_errors,
     })
@@ -61,6 +67,9 @@ pub fn case_line(o: &Outcome) -> Value {
     if !o.should.is_empty() {
         line["should_checks"] = serde_json::to_value(&o.should).unwrap_or_default();
     }
+    if !o.rulings.is_empty() {
+        line["ruling_checks"] = serde_json::to_value(&o.rulings).unwrap_or_default();
+    }
     if let Some(m) = &o.message {
         line["message"] = m.clone().into();
     }
@@ -74,7 +83,11 @@ pub fn case_line(o: &Outcome) -> Value {
 pub fn summary_json(s: &Summary, outcomes: &[Outcome]) -> Value {
     let levels: serde_json::Map<String, Value> =
         s.levels.iter().map(|(l, c)| (l.as_str().to_string(), serde_json::to_value(c).unwrap_or_default())).collect();
-    let failures: Vec<Value> = outcomes.iter().filter(|o| o.status != Status::Passed).map(case_line).collect();
+    let failures: Vec<Value> = outcomes
+        .iter()
+        .filter(|o| !matches!(o.status, Status::Passed | Status::NotApplicable))
+        .map(case_line)
+        .collect();
     json!({
         "type": "summary",
         "declared_level": s.declared.as_str(),
@@ -84,6 +97,7 @@ pub fn summary_json(s: &Summary, outcomes: &[Outcome]) -> Value {
         "total": s.total,
         "levels": levels,
         "should": s.should,
+        "rulings": s.rulings,
         "failures": failures,
     })
 }
@@ -119,8 +133,8 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
     let _ = writeln!(out, "declared level: {}    certified level: {certified}\n", s.declared);
     let _ = writeln!(
         out,
-        "{:<10} {:>9} {:>8} {:>8} {:>8} {:>8}  certified",
-        "level", "required", "passed", "failed", "skipped", "errored"
+        "{:<10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>6}  certified",
+        "level", "required", "passed", "failed", "skipped", "errored", "n/a"
     );
     for (level, c) in &s.levels {
         let mark = match s.certified {
@@ -129,13 +143,14 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
         };
         let _ = writeln!(
             out,
-            "{:<10} {:>9} {:>8} {:>8} {:>8} {:>8}  {mark}",
+            "{:<10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>6}  {mark}",
             level.as_str(),
             c.required,
             c.passed,
             c.failed,
             c.skipped,
-            c.errored
+            c.errored,
+            c.not_applicable
         );
     }
     let sh = &s.should;
@@ -144,7 +159,22 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
         "\nSHOULD: {}/{} cases, {}/{} checks (positions, suggestions, examples, pointers)",
         sh.cases_passed, sh.cases, sh.checks_passed, sh.checks
     );
-    let failing: Vec<&Outcome> = outcomes.iter().filter(|o| o.status != Status::Passed).collect();
+    let r = &s.rulings;
+    let _ = writeln!(out, "rulings (house style, never gating): {}/{} checks followed", r.checks_passed, r.checks);
+    for (ruling, t) in r.by_ruling.iter().filter(|(_, t)| t.passed < t.checks) {
+        let _ = writeln!(out, "  {ruling}: {}/{} followed", t.passed, t.checks);
+    }
+    if !hello.lacks.is_empty() {
+        let lacks: Vec<&str> = hello.lacks.iter().map(|c| c.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "lacks {} (declared): {} case(s) not applicable, not run",
+            lacks.join(", "),
+            outcomes.iter().filter(|o| o.status == Status::NotApplicable).count()
+        );
+    }
+    let failing: Vec<&Outcome> =
+        outcomes.iter().filter(|o| !matches!(o.status, Status::Passed | Status::NotApplicable)).collect();
     if !failing.is_empty() {
         let _ = writeln!(out, "\n{} case(s) not passed:", failing.len());
         for o in failing.iter().take(max_failures) {
@@ -152,7 +182,14 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
                 if o.sections.is_empty() { String::new() } else { format!(" §{}", o.sections.join(", §")) };
             let _ = writeln!(out, "  {} [{} {}] {}{sections}", o.id, o.kind.as_str(), o.level, o.status.as_str());
             for m in &o.mismatches {
-                let _ = writeln!(out, "      {}: expected {}, got {}", m.what, short(&m.expected), short(&m.actual));
+                let _ = writeln!(
+                    out,
+                    "      {} ({}): expected {}, got {}",
+                    m.what,
+                    m.source,
+                    short(&m.expected),
+                    short(&m.actual)
+                );
             }
             if let Some(msg) = &o.message {
                 let _ = writeln!(out, "      {msg}");

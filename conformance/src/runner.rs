@@ -2,9 +2,15 @@
 //! answers. Execute cases load their fixture once (the first time a case
 //! names it); a fixture that does not exist or does not load makes its cases
 //! `errored`, not the run.
+//!
+//! The store is checked, not believed: right after loading a fixture the runner
+//! reads the whole store ([`STORE_PROBE`]), and after every execute case it
+//! reads it again — a Tier 0 query must leave the same grains behind (§2.1),
+//! whatever digests the implementation reports.
 
+use crate::capability::{self, Capability, FixtureNamespaces};
 use crate::case::{Body, Case, Flag, Kind, Level, MgCase, WireCase};
-use crate::compare::{self, Judgement, Mismatch, ShouldCheck, json_eq};
+use crate::compare::{self, Judgement, Mismatch, RulingCheck, ShouldCheck, json_eq};
 use crate::implementation::Implementation;
 use crate::protocol::Answer;
 use serde_json::{Value, json};
@@ -23,6 +29,9 @@ pub enum Status {
     Skipped,
     /// No usable answer: crash, timeout, malformed message, missing fixture.
     Errored,
+    /// Not run: the case needs a capability the implementation declared it lacks
+    /// ([`crate::capability`]); reported with the reason, neither passed nor failed.
+    NotApplicable,
 }
 
 impl Status {
@@ -33,6 +42,7 @@ impl Status {
             Status::Failed => "failed",
             Status::Skipped => "skipped",
             Status::Errored => "errored",
+            Status::NotApplicable => "not_applicable",
         }
     }
 }
@@ -56,6 +66,8 @@ pub struct Outcome {
     pub mismatches: Vec<Mismatch>,
     /// SHOULD checks.
     pub should: Vec<ShouldCheck>,
+    /// Checks of project rulings (house style): scored like SHOULD, never failing the case.
+    pub rulings: Vec<RulingCheck>,
     /// Why the case was skipped or errored.
     pub message: Option<String>,
     /// The spec sections the case pins, reported with its failures.
@@ -74,6 +86,9 @@ pub struct RunOptions {
     /// After this many cases in a row on which the implementation timed out, the
     /// rest are errored, not run (a hung implementation must not cost hours).
     pub max_consecutive_timeouts: Option<usize>,
+    /// The capabilities the implementation declared it lacks: cases needing them are not
+    /// applicable (`Hello::lacks`).
+    pub lacks: Vec<Capability>,
 }
 
 /// Runs every case (in order) and returns one outcome per case at or below
@@ -82,10 +97,11 @@ pub struct RunOptions {
 /// cases are errored without being run, with the reason in their message.
 pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> Vec<Outcome> {
     let started = std::time::Instant::now();
-    let mut fixtures: HashMap<String, Result<(), Unready>> = HashMap::new();
+    let mut fixtures = Fixtures::new();
     let mut out = Vec::with_capacity(cases.len());
     let mut in_a_row = 0usize;
     let mut gave_up: Option<String> = None;
+    let mut namespaces = FixtureNamespaces::new(&opts.fixtures_dir);
     for case in cases {
         if opts.max_level.is_some_and(|max| case.level > max) {
             continue;
@@ -100,6 +116,16 @@ pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> V
         if let Some(why) = &gave_up {
             out.push(not_run(case, why));
             continue;
+        }
+        if !opts.lacks.is_empty() {
+            let missing: Vec<Capability> =
+                capability::needs(case, &mut namespaces).into_iter().filter(|c| opts.lacks.contains(c)).collect();
+            if !missing.is_empty() {
+                let why: Vec<String> = missing.iter().map(|c| format!("{} ({})", c.as_str(), c.what())).collect();
+                let message = format!("not applicable: needs {}, which the implementation lacks", why.join(", "));
+                out.push(outcome(case, Status::NotApplicable, Judgement::default(), Some(message)));
+                continue;
+            }
         }
         let before = imp.timeouts();
         out.push(run_case(imp, case, opts, &mut fixtures));
@@ -124,38 +150,48 @@ fn outcome(case: &Case, status: Status, judgement: Judgement, message: Option<St
         status,
         mismatches: judgement.mismatches,
         should: judgement.should,
+        rulings: judgement.rulings,
         message,
         sections: case.sections.clone(),
     }
 }
 
 /// Runs one case.
-pub fn run_case(
-    imp: &mut dyn Implementation,
-    case: &Case,
-    opts: &RunOptions,
-    fixtures: &mut HashMap<String, Result<(), Unready>>,
-) -> Outcome {
+pub fn run_case(imp: &mut dyn Implementation, case: &Case, opts: &RunOptions, fixtures: &mut Fixtures) -> Outcome {
+    let judgement = || Judgement::for_case(&case.rulings, &case.sections);
     let verdict = match &case.body {
-        Body::Parse(p) => imp.parse(&p.query).map(|r| compare::parse(&p.expect, &r)),
-        Body::Wire(w) => wire(imp, w),
+        Body::Parse(p) => imp.parse(&p.query).map(|r| compare::parse_in(judgement(), &p.expect, &r)),
+        Body::Wire(w) => wire(imp, w, judgement()),
         Body::Execute(e) => {
-            let ready = fixtures.entry(e.fixture.clone()).or_insert_with(|| load(imp, &opts.fixtures_dir, &e.fixture));
+            let ready = fixtures
+                .entry(e.fixture.clone())
+                .or_insert_with(|| load(imp, &opts.fixtures_dir, &e.fixture, &e.clock));
             match ready {
                 Err(Unready::Skipped(message)) => Verdict::Skipped(message.clone()),
                 Err(Unready::Failed(message)) => Verdict::Errored(message.clone()),
-                Ok(()) => {
+                Ok(loaded) => {
+                    let baseline = loaded.baseline.clone();
                     let answer = imp.execute(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref());
                     let ordered = !case.has_flag(Flag::Nondeterministic);
                     // A crashed adapter restarts without its fixtures: load again on next use.
                     if matches!(answer, Answer::Errored(_)) {
                         fixtures.remove(&e.fixture);
                     }
-                    answer.map(|r| compare::execute(&e.expect, &r, ordered))
+                    match answer.map(|r| compare::execute_in(judgement(), &e.expect, &r, ordered)) {
+                        Verdict::Judged(mut j) => {
+                            let after = probe(imp, &e.fixture, &e.clock);
+                            if matches!(after, Err(ref m) if m.starts_with("errored")) {
+                                fixtures.remove(&e.fixture);
+                            }
+                            store_unchanged(&mut j, &baseline, &after);
+                            Verdict::Judged(j)
+                        }
+                        other => other,
+                    }
                 }
             }
         }
-        Body::Mg(m) => mg(imp, m),
+        Body::Mg(m) => mg(imp, m, judgement()),
     };
     let (status, judgement, message) = match verdict {
         Verdict::Judged(j) if j.mismatches.is_empty() => (Status::Passed, j, None),
@@ -164,6 +200,69 @@ pub fn run_case(
         Verdict::Errored(m) => (Status::Errored, Judgement::default(), Some(m)),
     };
     outcome(case, status, judgement, message)
+}
+
+/// The read that takes stock of a fixture store: every current grain (Core: RECALL with
+/// LIMIT, the largest LIMIT §17.3 allows; every fixture holds fewer grains).
+pub const STORE_PROBE: &str = "RECALL LIMIT 1000";
+
+/// The fixtures loaded so far in a run, by name.
+pub type Fixtures = HashMap<String, Result<Loaded, Unready>>;
+
+/// A loaded fixture: what a read of the whole store gave right after loading (the content
+/// addresses, sorted), or why that read failed.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The store's grains as [`STORE_PROBE`] saw them, or why it could not read them.
+    pub baseline: Result<Vec<String>, String>,
+}
+
+/// Reads the whole store back: the sorted content addresses, or why there are none.
+fn probe(imp: &mut dyn Implementation, fixture: &str, clock: &str) -> Result<Vec<String>, String> {
+    let answer = imp.execute(fixture, STORE_PROBE, clock, &serde_json::Map::new(), None);
+    let result = match answer {
+        Answer::Ok(v) => v,
+        Answer::Skipped(m) => return Err(format!("skipped: {m}")),
+        Answer::Errored(m) => return Err(format!("errored: {m}")),
+    };
+    let response = result.get("response").unwrap_or(&Value::Null);
+    if let Some(code) = response.pointer("/error/code") {
+        return Err(format!("the read was rejected with {code}"));
+    }
+    let Some(results) = response.get("results").and_then(Value::as_array) else {
+        return Err("the read returned no results array".into());
+    };
+    let mut addresses: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.get("content_address")?.as_str())
+        .map(|a| a.strip_prefix("sha256:").unwrap_or(a).to_ascii_lowercase())
+        .collect();
+    addresses.sort_unstable();
+    Ok(addresses)
+}
+
+/// The check that the store holds what it held after loading (§2.1: Tier 0 changes nothing),
+/// made by reading it back rather than trusting reported digests.
+fn store_unchanged(j: &mut Judgement, baseline: &Result<Vec<String>, String>, after: &Result<Vec<String>, String>) {
+    let what = "store unchanged (read back)";
+    match (baseline, after) {
+        (Ok(before), Ok(now)) => {
+            if before != now {
+                let gone: Vec<&String> = before.iter().filter(|a| !now.contains(a)).collect();
+                let new: Vec<&String> = now.iter().filter(|a| !before.contains(a)).collect();
+                j.require(
+                    what,
+                    "§2.1",
+                    false,
+                    json!({ "grains": before.len() }),
+                    json!({ "grains": now.len(), "gone": gone, "new": new }),
+                );
+            }
+        }
+        (Err(m), _) | (_, Err(m)) => {
+            j.require(what, "§2.1", false, json!(format!("the store read back with {STORE_PROBE:?}")), json!(m))
+        }
+    }
 }
 
 /// Why a fixture is not ready: the implementation declined it, or it could not be loaded.
@@ -175,14 +274,14 @@ pub enum Unready {
     Failed(String),
 }
 
-fn load(imp: &mut dyn Implementation, dir: &std::path::Path, name: &str) -> Result<(), Unready> {
+fn load(imp: &mut dyn Implementation, dir: &std::path::Path, name: &str, clock: &str) -> Result<Loaded, Unready> {
     let path = dir.join(format!("{name}.mg"));
     if !path.is_file() {
         return Err(Unready::Failed(format!("fixture {name:?} not found at {}", path.display())));
     }
     let path = path.canonicalize().unwrap_or(path);
     match imp.load_fixture(name, &path) {
-        Answer::Ok(_) => Ok(()),
+        Answer::Ok(_) => Ok(Loaded { baseline: probe(imp, name, clock) }),
         Answer::Skipped(m) => Err(Unready::Skipped(format!("load_fixture skipped: {m}"))),
         Answer::Errored(m) => Err(Unready::Failed(format!("load_fixture failed: {m}"))),
     }
@@ -216,64 +315,64 @@ macro_rules! step {
     };
 }
 
-fn wire(imp: &mut dyn Implementation, w: &WireCase) -> Verdict {
-    let mut j = Judgement::default();
+fn wire(imp: &mut dyn Implementation, w: &WireCase, mut j: Judgement) -> Verdict {
     match w {
         WireCase::TextToJson { query, json } => {
             let r = step!(imp.serialize_text(query));
             let actual = r.get("json").cloned().unwrap_or_else(|| r.clone());
-            j.require("json", json_eq(json, &actual), json.clone(), actual);
+            j.require("json", "§15.2", json_eq(json, &actual), json.clone(), actual);
             // The other direction: the expected JSON prints to a text that reads back as the same JSON.
             let t = step!(imp.serialize_json(json));
             match t.get("text").and_then(Value::as_str) {
                 Some(text) => {
                     let back = step!(imp.serialize_text(text));
                     let back = back.get("json").cloned().unwrap_or(back);
-                    j.require("round trip json→text→json", json_eq(json, &back), json.clone(), back);
+                    j.require("round trip json→text→json", "§15.3", json_eq(json, &back), json.clone(), back);
                 }
-                None => j.require("json→text", false, json!("a text"), t),
+                None => j.require("json→text", "§15.2", false, json!("a text"), t),
             }
         }
         WireCase::JsonToText { json, text } => {
             let r = step!(imp.serialize_json(json));
             let actual = r.get("text").cloned().unwrap_or_else(|| r.clone());
-            j.require("text", actual.as_str() == Some(text), json!(text), actual);
+            compare::canonical_text(&mut j, "text", text, &actual);
         }
         WireCase::JsonRejected { json, code, pointer } => {
             let r = step!(imp.serialize_json(json));
             let actual = r.pointer("/error/code").cloned();
-            j.require("error", actual.as_ref().and_then(Value::as_str) == Some(code), json!(code), r.clone());
+            j.require("error", "§15.5", actual.as_ref().and_then(Value::as_str) == Some(code), json!(code), r.clone());
             if let Some(p) = pointer {
-                j.should("pointer", r.pointer("/error/pointer").and_then(Value::as_str) == Some(p));
+                j.should("pointer", "§22.1", r.pointer("/error/pointer").and_then(Value::as_str) == Some(p));
             }
         }
     }
     Verdict::Judged(j)
 }
 
-fn mg(imp: &mut dyn Implementation, m: &MgCase) -> Verdict {
-    let mut j = Judgement::default();
+fn mg(imp: &mut dyn Implementation, m: &MgCase, mut j: Judgement) -> Verdict {
+    let source = j.case_source("OMS 4");
     match m {
         MgCase::Encode { grain, hex, address } => {
             let r = step!(imp.mg_encode(grain));
             let got_hex = r.get("hex").and_then(Value::as_str).map(str::to_ascii_lowercase);
-            j.require("hex", got_hex.as_deref() == Some(hex), json!(hex), r.get("hex").cloned().unwrap_or(r.clone()));
+            let got_hex_value = r.get("hex").cloned().unwrap_or(r.clone());
+            j.require("hex", &source, got_hex.as_deref() == Some(hex), json!(hex), got_hex_value);
             let got = r.get("address").cloned().unwrap_or(Value::Null);
-            j.require("address", got.as_str() == Some(address), json!(address), got);
+            j.require("address", &source, got.as_str() == Some(address), json!(address), got);
         }
         MgCase::Decode { hex, grain, address } => {
             let r = step!(imp.mg_decode(hex));
             let got = r.get("grain").cloned().unwrap_or_else(|| r.clone());
-            j.require("grain", json_eq(grain, &got), grain.clone(), got);
+            j.require("grain", &source, json_eq(grain, &got), grain.clone(), got);
             if let Some(a) = address {
                 let got = r.get("address").cloned().unwrap_or(Value::Null);
-                j.require("address", got.as_str() == Some(a), json!(a), got);
+                j.require("address", &source, got.as_str() == Some(a), json!(a), got);
             }
         }
         MgCase::Reject { hex, error } => {
             let r = step!(imp.mg_decode(hex));
             let got = r.get("error").cloned().unwrap_or_else(|| r.clone());
-            j.require("error", got.as_str() == Some(error), json!(error), got);
+            j.require("error", &source, got.as_str() == Some(error), json!(error), got);
         }
     }
     Verdict::Judged(j)

@@ -36,6 +36,8 @@ pub struct Stats {
     pub per_kind: BTreeMap<&'static str, usize>,
     /// Per level.
     pub per_level: BTreeMap<&'static str, usize>,
+    /// Cases with an assertion that comes from a project ruling (scored, never gating), per ruling.
+    pub per_ruling: BTreeMap<String, usize>,
     /// Cases per registry code, every code listed: rejections with that error, and cases
     /// expecting that warning.
     pub per_code: BTreeMap<&'static str, usize>,
@@ -81,6 +83,9 @@ pub fn measure(cases: &[Case]) -> Stats {
         *s.per_level.entry(case.level.as_str()).or_default() += 1;
         s.generated += usize::from(case.has_flag(Flag::Generated));
         s.should += usize::from(case.is_should());
+        for ruling in case.rulings.values().collect::<BTreeSet<_>>() {
+            *s.per_ruling.entry(ruling.clone()).or_default() += 1;
+        }
         for code in expected_codes(case) {
             if let Some(n) = s.per_code.get_mut(code) {
                 *n += 1;
@@ -261,6 +266,7 @@ impl Stats {
             "should": self.should,
             "per_kind": self.per_kind,
             "per_level": self.per_level,
+            "per_ruling": self.per_ruling,
             "per_code": self.per_code,
             "codes_under_minimum": self.thin_codes().iter().map(|(c, n)| json!({
                 "code": c,
@@ -294,6 +300,10 @@ impl Stats {
         let levels =
             Level::ALL.iter().map(|l| (l.as_str().to_string(), self.per_level.get(l.as_str()).copied().unwrap_or(0)));
         let _ = writeln!(o, "per level: {}", pairs(levels));
+        if !self.per_ruling.is_empty() {
+            let rulings = pairs(self.per_ruling.iter().map(|(k, n)| (k.clone(), *n)));
+            let _ = writeln!(o, "cases with a ruled assertion (scored like SHOULD, never gating): {rulings}");
+        }
         let covered = self.per_code.values().filter(|n| **n > 0).count();
         let _ = writeln!(
             o,

@@ -14,6 +14,7 @@ fn outcome(id: &str, level: Level, status: Status, should_case: bool) -> Outcome
         status,
         mismatches: Vec::new(),
         should: Vec::new(),
+        rulings: Vec::new(),
         message: None,
         sections: Vec::new(),
     }
@@ -49,9 +50,9 @@ fn skipped_and_errored_required_cases_also_block() {
 #[test]
 fn should_cases_and_checks_are_scored_but_never_gate() {
     let mut failing_should = outcome("s", Level::Core, Status::Failed, true);
-    failing_should.should = vec![ShouldCheck { check: "position".into(), passed: false }];
+    failing_should.should = vec![ShouldCheck { check: "position".into(), passed: false, source: "§22.1".into() }];
     let mut passing = outcome("a", Level::Core, Status::Passed, false);
-    passing.should = vec![ShouldCheck { check: "suggestion".into(), passed: true }];
+    passing.should = vec![ShouldCheck { check: "suggestion".into(), passed: true, source: "§22.1".into() }];
     let s = summarize(Level::Core, &[passing, failing_should]);
     assert_eq!(s.certified, Some(Level::Core));
     assert_eq!((s.should.cases, s.should.cases_passed), (1, 0));
@@ -70,4 +71,25 @@ fn an_empty_level_is_not_certified() {
 #[test]
 fn nothing_run_certifies_nothing() {
     assert_eq!(summarize(Level::Core, &[]).certified, None);
+}
+
+/// A check of a project ruling (house style) that the engine did not follow never fails its
+/// case or blocks a level; it is counted per ruling.
+#[test]
+fn ruling_checks_are_counted_per_ruling_but_never_gate() {
+    use cal_conformance::compare::RulingCheck;
+    let mut outs: Vec<Outcome> = Level::ALL.iter().map(|l| outcome("a", *l, Status::Passed, false)).collect();
+    let check = |passed| RulingCheck {
+        check: "canonical layout".into(),
+        ruling: "spec-decisions-conformance.md C14".into(),
+        passed,
+        expected: serde_json::Value::Null,
+        actual: serde_json::Value::Null,
+    };
+    outs[0].rulings = vec![check(false), check(true)];
+    let s = summarize(Level::Full, &outs);
+    assert_eq!(s.certified, Some(Level::Full));
+    assert_eq!((s.rulings.checks, s.rulings.checks_passed), (2, 1));
+    let t = s.rulings.by_ruling["spec-decisions-conformance.md C14"];
+    assert_eq!((t.checks, t.passed), (2, 1));
 }

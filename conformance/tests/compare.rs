@@ -77,9 +77,59 @@ fn an_accept_compares_json_canonical_text_and_warnings_as_a_set() {
     let good = json!({"accept": true, "json": {"statement": "recall"}, "canonical": "RECALL",
                       "diagnostics": [{"code": "CAL-W001", "severity": "warning", "message": "m"}]});
     assert!(parse(&expect, &good).mismatches.is_empty());
-    let bad = json!({"accept": true, "json": {"statement": "exists"}, "canonical": "RECALL ", "diagnostics": []});
+    let bad =
+        json!({"accept": true, "json": {"statement": "exists"}, "canonical": "RECALL beliefs", "diagnostics": []});
     let whats: Vec<String> = parse(&expect, &bad).mismatches.into_iter().map(|m| m.what).collect();
     assert_eq!(whats, ["json", "canonical", "warnings"]);
+}
+
+/// §15.3 defines no canonical layout: a canonical text that reads back as the same tree passes,
+/// and the byte-exact layout is only a ruling check (scored, never failing the case).
+#[test]
+fn a_canonical_text_is_compared_by_reparsing_and_its_layout_is_a_ruling() {
+    let expect = ParseExpect::Accept {
+        json: None,
+        canonical: Some("RECALL beliefs\nWHERE subject = \"alice\"\n| LIMIT 5".into()),
+        warnings: None,
+    };
+    let laid_out = json!({"accept": true, "canonical": "recall beliefs where subject = \"alice\" | limit 5",
+                          "diagnostics": []});
+    let j = parse(&expect, &laid_out);
+    assert!(j.mismatches.is_empty(), "{j:?}");
+    assert_eq!(j.rulings.len(), 1);
+    assert_eq!((j.rulings[0].check.as_str(), j.rulings[0].passed), ("canonical layout", false));
+    assert_eq!(j.rulings[0].ruling, cal_conformance::compare::CANONICAL_LAYOUT_RULING);
+    let other = json!({"accept": true, "canonical": "RECALL beliefs WHERE subject = \"bob\" | LIMIT 5",
+                       "diagnostics": []});
+    let j = parse(&expect, &other);
+    assert_eq!(
+        j.mismatches.iter().map(|m| (m.what.as_str(), m.source.as_str())).collect::<Vec<_>>(),
+        [("canonical", "§15.3")]
+    );
+}
+
+/// A limit whose code comes from our ruling B1 accepts any rejection whose first error is in
+/// the expected phase; the code itself is a ruling check.
+#[test]
+fn a_ruled_code_needs_only_a_rejection_in_the_right_phase() {
+    use cal_conformance::compare::{Judgement, parse_in};
+    let rulings: cal_conformance::case::Rulings =
+        [("code".to_string(), "spec-decisions-grammar.md B1".to_string())].into();
+    let judge = |r: &serde_json::Value| {
+        parse_in(Judgement::for_case(&rulings, &["17.3".into()]), &reject("CAL-E013", Phase::Check), r)
+    };
+    let theirs = json!({"accept": false, "diagnostics": [
+        {"code": "X-TOO-MANY-BRANCHES", "severity": "error", "phase": "check", "message": "m"}]});
+    let j = judge(&theirs);
+    assert!(j.mismatches.is_empty(), "{j:?}");
+    assert_eq!(j.rulings.iter().map(|r| (r.check.as_str(), r.passed)).collect::<Vec<_>>(), [("code", false)]);
+    let ours = json!({"accept": false, "diagnostics": [diag("CAL-E013", "check", 7)]});
+    let j = judge(&ours);
+    assert!(j.mismatches.is_empty() && j.rulings.iter().all(|r| r.passed), "{j:?}");
+    let syntax = json!({"accept": false, "diagnostics": [diag("CAL-E002", "parse", 7)]});
+    assert_eq!(judge(&syntax).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["phase"]);
+    let accepted = json!({"accept": true, "diagnostics": []});
+    assert_eq!(judge(&accepted).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["accept", "phase"]);
 }
 
 fn answer(results: &[&str], before: &str, after: &str) -> serde_json::Value {
@@ -103,9 +153,10 @@ fn results_compare_in_order_or_as_a_multiset_and_the_store_must_not_change() {
     assert_eq!(execute(&expect(true), &swapped, true).mismatches[0].what, "results (ordered)");
     assert!(execute(&expect(true), &swapped, false).mismatches.is_empty(), "nondeterministic: as a multiset");
     let changed = answer(&[&a, &b], "d1", "d2");
-    assert_eq!(execute(&expect(true), &changed, true).mismatches[0].what, "store unchanged");
-    let no_digest = json!({"response": {"results": []}});
-    assert_eq!(execute(&expect(false), &no_digest, true).mismatches[0].what, "store digest");
+    assert_eq!(execute(&expect(true), &changed, true).mismatches[0].what, "store unchanged (reported digests)");
+    // Digests are optional: the runner reads the store back after every case instead.
+    let no_digest = json!({"response": {"results": [{"content_address": a}, {"content_address": b}], "total": 2}});
+    assert!(execute(&expect(false), &no_digest, true).mismatches.is_empty());
 }
 
 #[test]
@@ -122,4 +173,32 @@ fn expected_errors_fields_and_ignored_fields() {
     fields.insert("/_cal/duration_ms".into(), json!(0));
     let f = ExecuteExpect { fields, ignore: vec!["duration_ms".into()], ..ExecuteExpect::default() };
     assert!(execute(&f, &answer(&[], "x", "x"), true).mismatches.is_empty(), "duration_ms is ignored");
+}
+
+/// Rendered output is checked by invariant: contained and excluded texts, names mentioned
+/// anywhere in the response, a JSON document, a shape.
+#[test]
+fn invariants_check_rendered_output_without_fixing_its_bytes() {
+    use cal_conformance::case::{Invariant, Rule, Shape};
+    let inv = |pointer: &str, rule: Rule| Invariant { pointer: pointer.into(), rule, section: None, ruling: None };
+    let expect = ExecuteExpect {
+        invariants: vec![
+            inv("/formatted", Rule::Contains(vec!["prefers tea".into()])),
+            inv("/formatted", Rule::Excludes(vec!["mg:prefers".into()])),
+            inv("/formatted", Rule::ParsesAsJson),
+            inv("", Rule::Mentions(vec!["belief".into(), "subject".into()])),
+            inv("/plan", Rule::Is(Shape::Object)),
+            inv("/results", Rule::Is(Shape::Empty)),
+        ],
+        ..ExecuteExpect::default()
+    };
+    let good = json!({"response": {"formatted": "[{\"content\": \"prefers tea\"}]", "plan": {"x": 1},
+                                   "types": [{"type": "belief", "fields": {"subject": true}}]}});
+    let j = execute(&expect, &good, true);
+    assert!(j.mismatches.is_empty(), "{j:?}");
+    let bare = json!({"response": {"results": []}});
+    let whats: Vec<String> = execute(&expect, &bare, true).mismatches.into_iter().map(|m| m.what).collect();
+    assert_eq!(whats, ["/formatted contains", "/formatted parses_as", "response mentions", "/plan is"]);
+    let raw = json!({"response": {"formatted": "mg:prefers tea"}});
+    assert!(execute(&expect, &raw, true).mismatches.iter().any(|m| m.what == "/formatted excludes"));
 }

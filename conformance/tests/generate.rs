@@ -71,3 +71,93 @@ fn declared_configurable_limits_move_their_boundary_pairs_and_others_do_not() {
     assert_eq!(text("gen.limit.max_in_set.over").matches(", ").count() + 1, 51);
     assert_eq!(text("gen.limit.max_query_bytes.at").len(), cal_grammar::limits::MAX_QUERY_BYTES, "not configurable");
 }
+
+fn whole_corpus() -> Vec<cal_conformance::Case> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let corpus = cal_conformance::load_corpus(&dir);
+    assert!(corpus.errors.is_empty(), "{:#?}", corpus.errors);
+    corpus.cases
+}
+
+/// §24 lists the JSON form under Extended: no Core case requires it, and every JSON form a
+/// Core case used to pin is still checked, by an Extended `<id>.json-form` case
+/// (docs/spec-decisions-conformance.md C15).
+#[test]
+fn no_core_case_pins_the_json_form() {
+    use cal_conformance::case::{Body, ParseExpect};
+    let cases = whole_corpus();
+    let pins_json = |c: &cal_conformance::Case| matches!(&c.body, Body::Parse(p) if matches!(&p.expect, ParseExpect::Accept { json: Some(_), .. }));
+    let core: Vec<&str> = cases
+        .iter()
+        .filter(|c| c.level == cal_conformance::Level::Core && pins_json(c))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(core.is_empty(), "{core:?}");
+    let moved: Vec<&cal_conformance::Case> = cases.iter().filter(|c| c.id.ends_with(".json-form")).collect();
+    assert!(moved.len() >= 180, "{} JSON forms moved", moved.len());
+    for m in moved {
+        assert_eq!(m.level, cal_conformance::Level::Extended);
+        assert!(pins_json(m));
+        let origin = m.id.strip_suffix(".json-form").expect("suffix");
+        let core = cases.iter().find(|c| c.id == origin).expect("the Core case it came from");
+        assert_eq!(core.level, cal_conformance::Level::Core);
+        let (Body::Parse(a), Body::Parse(b)) = (&core.body, &m.body) else { panic!("parse cases") };
+        assert_eq!(a.query, b.query);
+    }
+}
+
+/// The over-the-limit case of every limit whose code the spec does not give carries grammar
+/// ruling B1 for its code, and no limit the spec gives a code does (C16).
+#[test]
+fn limits_without_a_spec_code_are_ruled() {
+    let (cases, _) = boundary_cases();
+    for info in LIMITS {
+        for c in cases.iter().filter(|c| c.tags.iter().any(|t| t == info.name)) {
+            let ruled = c.rulings.get("code").map(String::as_str);
+            let over = !c.id.ends_with(".at");
+            let want = (over && !info.code_from_spec).then_some(cal_conformance::limits::RULING_B1);
+            assert_eq!(ruled, want, "{}", c.id);
+        }
+    }
+    let corpus = whole_corpus();
+    let hand: Vec<&str> = corpus
+        .iter()
+        .filter(|c| c.rulings.get("code").is_some_and(|r| r.ends_with("B1")) && !c.id.starts_with("gen."))
+        .map(|c| c.id.as_str())
+        .collect();
+    for id in [
+        "parse.err.e009.005",
+        "parse.err.e013.004",
+        "parse.err.e016.007",
+        "parse.err.e030.001",
+        "parse.limit.max_let.002",
+    ] {
+        assert!(hand.contains(&id), "{id} is ruled: {hand:?}");
+    }
+    assert!(!hand.contains(&"parse.err.e013.001"), "set operands: the spec's E013");
+    assert!(!hand.contains(&"parse.err.e016.001"), "REASON length: the spec's E016");
+}
+
+/// §24 puts LIMIT in Core: a query whose only stages are LIMIT and OFFSET is a Core case
+/// (C17), and one with any other stage is not.
+#[test]
+fn limit_and_offset_alone_are_core() {
+    let cases = whole_corpus();
+    let level = |id: &str| cases.iter().find(|c| c.id == id).map(|c| c.level).expect(id);
+    use cal_conformance::Level::{Core, Extended};
+    for id in [
+        "parse.pipeline.limit.001",
+        "parse.pipeline.offset.004",
+        "parse.pipeline.chain.002",
+        "parse.err.e012.001",
+        "parse.pos.e012.001",
+        "gen.limit.max_limit.at",
+        "gen.limit.max_limit.over",
+        "gen.limit.max_pipeline_stages.over",
+    ] {
+        assert_eq!(level(id), Core, "{id}");
+    }
+    for id in ["parse.pipeline.select.001", "parse.pipeline.chain.001", "parse.err.e012.002"] {
+        assert_eq!(level(id), Extended, "{id}");
+    }
+}

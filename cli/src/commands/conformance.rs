@@ -62,6 +62,14 @@ pub struct RunArgs {
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Write the summary fit to publish as Markdown to FILE: a badge line, the per-level table,
+    /// the SHOULD and ruling scores, the cases not passed.
+    #[arg(long, value_name = "FILE")]
+    pub summary_md: Option<PathBuf>,
+    /// Write the summary fit to publish as JSON to FILE (schema/summary.schema.json; its `badge`
+    /// is in shields.io's endpoint format).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
     /// The corpus directory (default: the repository's conformance/cases).
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
@@ -133,6 +141,7 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         max_level,
         deadline: Some(Duration::from_secs(args.deadline)),
         max_consecutive_timeouts: Some(args.max_timeouts),
+        lacks: hello.lacks.clone(),
     };
     let outcomes = runner::run(imp.as_mut(), &corpus.cases, &opts);
     let mut summary = certify::summarize(hello.level, &outcomes);
@@ -143,6 +152,20 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     }
     if let Some(path) = &args.report {
         let text = report::jsonl(&hello, &outcomes, &summary, corpus.errors.len());
+        if let Err(e) = super::write_file(path, text.as_bytes()) {
+            return super::usage_error(&e);
+        }
+    }
+    let date = cal_conformance::publish::today();
+    if let Some(path) = &args.summary_md {
+        let text = cal_conformance::publish::summary_markdown(&hello, &summary, &outcomes, corpus.errors.len(), &date);
+        if let Err(e) = super::write_file(path, text.as_bytes()) {
+            return super::usage_error(&e);
+        }
+    }
+    if let Some(path) = &args.summary_json {
+        let doc = cal_conformance::publish::summary_document(&hello, &summary, &outcomes, corpus.errors.len(), &date);
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
         if let Err(e) = super::write_file(path, text.as_bytes()) {
             return super::usage_error(&e);
         }

@@ -69,8 +69,10 @@ SEEN = set()
 
 def add(area, cid, fx, query, level, tags, sections, *, sel=None, keys=None, ordered=False, total=None,
         error=None, fields=None, warnings=None, clock=CLOCK, params=None, capability=None, flags=None,
-        desc=None, with_total=False, empty=False):
-    """One execute case; `sel` (a Sel), `keys` (grain keys) or `empty` give the results."""
+        desc=None, with_total=False, empty=False, invariants=None, rulings=None):
+    """One execute case; `sel` (a Sel), `keys` (grain keys) or `empty` give the results;
+    `invariants` check rendered output (docs/spec-decisions-conformance.md C18); `rulings` name
+    the assertions that come from a project ruling (C13)."""
     assert cid not in SEEN, cid
     SEEN.add(cid)
     case = {"id": cid, "kind": "execute", "level": level, "tags": tags, "sections": sections}
@@ -82,6 +84,8 @@ def add(area, cid, fx, query, level, tags, sections, *, sel=None, keys=None, ord
         case["flags"] = fl
     if desc:
         case["description"] = desc
+    if rulings:
+        case["rulings"] = rulings
     case.update({"fixture": fx, "query": query, "clock": clock})
     if params:
         case["params"] = params
@@ -110,6 +114,8 @@ def add(area, cid, fx, query, level, tags, sections, *, sel=None, keys=None, ord
         expect["warnings"] = warnings
     if fields:
         expect["fields"] = fields
+    if invariants:
+        expect["invariants"] = invariants
     case["expect"] = expect
     CASES.setdefault(area, []).append(case)
     return case
@@ -141,7 +147,8 @@ def reconcile_and_write(descriptions):
         f.write("Written by `execute_cases.py`: the case files keep the spec's answer; each case below\n")
         f.write("fails against our toolchain (`cal run`) until the toolchain or the ruling changes.\n")
         f.write("`execute.evolve.*` are expected here: our interpreter implements Tier 0 only and refuses every\n")
-        f.write("evolve statement with CAL-E044 (docs/spec-decisions-interp.md S6); `execute.pipeline.012` and `.015`\n")
-        f.write("are the §17.4 tie-break (docs/spec-decisions-corpus.md C1).\n\n")
+        f.write("evolve statement with CAL-E044 (docs/spec-decisions-interp.md S6). `execute.pipeline.012` and `.015`\n")
+        f.write("(the §17.4 tie-break, docs/spec-decisions-corpus.md C1) were listed here until the interpreter\n")
+        f.write("ordered equal scores by address (docs/spec-decisions-interp.md L6); they pass now.\n\n")
         f.write("\n".join(lines) + "\n" if lines else "None.\n")
     return n, sum(1 for line in lines if line.startswith("- "))

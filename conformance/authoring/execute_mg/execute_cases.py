@@ -12,6 +12,7 @@ import cases_domain
 import cases_errors
 import cases_more
 import cases_recall
+import cases_rendered
 import cases_shortcuts
 import cases_statements
 import cases_types
@@ -27,6 +28,7 @@ DESCRIPTIONS = {
     "domain": "Domain profile querying over domain-profiles: profile: tags, prefixed fields at the top level and in the context map, CAL-W002 (CAL §12).",
     "evolve": "Evolve-level error outcomes under a Tier 1 capability: SupersessionConflict, NoPreviousVersion, GrainTypeNotEvolvable, TargetNotFound (CAL §8.8-§8.10, Appendix C).",
     "statements": "EXISTS, HISTORY, DESCRIBE, BATCH, COALESCE, LET, EXPLAIN, set operations, ASSEMBLE and Tier 1 refusals (CAL §8).",
+    "rendered": "Rendered output: RECALL AS every format and preset, ASSEMBLE FORMAT, PROJECT, EXPLAIN plans and DESCRIBE content, checked by invariant where the spec fixes the content but not the bytes (CAL §8.5, §8.6, §10, §13, §14.2; docs/spec-decisions-conformance.md C18).",
 }
 
 
@@ -38,6 +40,7 @@ def main():
     cases_domain.build()
     cases_more.build()
     cases_errors.build()
+    cases_rendered.build()
     n, bad = book.reconcile_and_write(DESCRIPTIONS)
     print(f"{n} execute cases written; {bad} disagree with our toolchain (execute-disagreements.md)")
     return 0

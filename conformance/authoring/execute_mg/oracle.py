@@ -268,4 +268,47 @@ def compare(case, resp, warnings):
             continue
         if got != want:
             diffs.append(f"field {ptr}: expected {json.dumps(want)}, got {json.dumps(got)[:200]}")
+    for inv in e.get("invariants", []):
+        if not invariant_holds(inv, resp):
+            diffs.append(f"invariant {json.dumps(inv, ensure_ascii=False)[:300]} does not hold")
     return diffs
+
+
+def invariant_holds(inv, resp):
+    """One invariant of rendered output (conformance/src/compare.rs::invariant does the same)."""
+    if inv["pointer"] == "":
+        value = {k: v for k, v in resp.items() if k != "_cal"}
+    else:
+        value = pointer(resp, inv["pointer"])
+        if value == ("<missing>",):
+            value = None
+    text = value if isinstance(value, str) else None
+    if "contains" in inv:
+        return text is not None and all(p in text for p in inv["contains"])
+    if "excludes" in inv:
+        return text is None or not any(p in text for p in inv["excludes"])
+    if "mentions" in inv:
+        seen = set()
+
+        def walk(v):
+            if isinstance(v, str):
+                seen.add(v)
+            elif isinstance(v, list):
+                for x in v:
+                    walk(x)
+            elif isinstance(v, dict):
+                for k, x in v.items():
+                    seen.add(k)
+                    walk(x)
+        walk(value)
+        return all(m in seen for m in inv["mentions"])
+    if "parses_as" in inv:
+        try:
+            json.loads(text)
+            return True
+        except (TypeError, ValueError):
+            return False
+    shape = inv["is"]
+    if shape == "empty":
+        return value in (None, [], {}, "")
+    return isinstance(value, {"object": dict, "array": list, "string": str}[shape])

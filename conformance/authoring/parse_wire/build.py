@@ -66,6 +66,8 @@ def build_parse(s, problems):
         case["flags"] = s["flags"]
     if s["description"]:
         case["description"] = s["description"]
+    if s.get("ruling"):
+        case["rulings"] = {"code": s["ruling"]}
     qbytes = bytes.fromhex(s["query_hex"]) if s.get("query_hex") else q.encode("utf-8")
     if s.get("query_hex"):
         case["query_hex"] = s["query_hex"]

@@ -52,9 +52,16 @@ def to_json(query):
 
 
 def fmt(query):
+    """The canonical text: `cal fmt` without comments (`cal fmt` keeps a document's comments;
+    the canonical text of a query, as the JSON form gives it back, has none)."""
     rc, out, _ = _run(["fmt"], query.encode("utf-8"))
     if rc != 0:
         return None
+    js = to_json(query)
+    if js is not None:
+        text, _, _ = to_text(js)
+        if text is not None:
+            return text
     return out[:-1] if out.endswith("\n") else out
 
 

@@ -7,6 +7,12 @@ its end (ids are stable: never insert, never renumber).
 
 LEVELS = ("core", "extended", "evolve", "full")
 
+# Rulings a case's expected code can come from, where the spec names no code (the case then
+# requires a rejection in the right phase, and scores the code like a SHOULD;
+# docs/spec-decisions-conformance.md C16).
+B1 = "spec-decisions-grammar.md B1"
+E3 = "spec-decisions-checker.md E3"
+
 
 class Area:
     """One case file: `kind/<name>.json`, with defaults for its cases."""
@@ -48,11 +54,12 @@ class Area:
         return s
 
     def rej(self, prefix, query, code, at=None, occ=0, *, level=None, tags=(), sections=(), flags=(),
-            desc=None, suggestion=None, example=None, disagree=None, query_hex=None):
-        """A rejected query: `code` reported on the `occ`-th occurrence of `at`."""
+            desc=None, suggestion=None, example=None, disagree=None, query_hex=None, ruling=None):
+        """A rejected query: `code` reported on the `occ`-th occurrence of `at`; `ruling` names the
+        project ruling the code comes from when the spec gives none (B1, E3)."""
         s = self._common(prefix, level, tags + (code.replace("CAL-", ""),), sections, flags, desc)
         s.update(kind="parse", mode="reject", query=query, code=code, at=at, occ=occ,
-                 suggestion=suggestion, example=example, disagree=disagree, query_hex=query_hex)
+                 suggestion=suggestion, example=example, disagree=disagree, query_hex=query_hex, ruling=ruling)
         self.specs.append(s)
         return s
 

@@ -4,7 +4,9 @@ from dsl import Area
 
 C, X, V, F = "core", "extended", "evolve", "full"
 
-p = Area("parse/pipeline.json", "Pipeline stages, with and without the leading `|` (§4 pipeline, ruling R2).", X,
+# Core by default: LIMIT and OFFSET stages are Core (§24 "RECALL with WHERE, IN, LIMIT"); `build.py` raises
+# every case using another stage to Extended (dsl.level_of).
+p = Area("parse/pipeline.json", "Pipeline stages, with and without the leading `|` (§4 pipeline, ruling R2).", C,
          ("pipeline", "pipe_stage"), ("4",))
 STAGES = [
     ("select_stage", ["RECALL beliefs | SELECT subject", "RECALL beliefs | SELECT subject, relation, object",

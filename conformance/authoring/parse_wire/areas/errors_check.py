@@ -1,7 +1,7 @@
 """Reject cases for the static checks (phase `check`): fields, limits,
 types, evolve statements, grain-type rules, enum values, streams."""
 
-from dsl import Area
+from dsl import B1, E3, Area
 
 A = "ASSEMBLE ctx FROM a: (RECALL beliefs)"
 C, X, V, F = "core", "extended", "evolve", "full"
@@ -56,14 +56,14 @@ AREAS = [
         ("-- four levels\n" + sub(4), None),
         ('RECALL beliefs ABOUT "zoë" WHERE subject IN (' + sub(4)[len("RECALL WHERE subject IN ("):] , None),
         ("LET $a = RECALL beliefs | SUBJECTS;\nLET $b = RECALL beliefs WHERE subject IN ($a) | SUBJECTS;\n"
-         "RECALL goals WHERE subject IN ($b)", ("$a", 1)),
+         "RECALL goals WHERE subject IN ($b)", ("$a", 1), {"ruling": B1}),
         ("LET $a = RECALL beliefs | SUBJECTS;\nLET $b = RECALL beliefs | SUBJECTS;\n"
          "LET $c = RECALL beliefs WHERE subject IN ($a) AND object IN ($b) | SUBJECTS;\n"
-         "ASSEMBLE ctx FROM g: (RECALL goals WHERE subject IN ($c))", ("$b", 1)),
+         "ASSEMBLE ctx FROM g: (RECALL goals WHERE subject IN ($c))", ("$b", 1), {"ruling": B1}),
         ("LET $l0 = RECALL beliefs | SUBJECTS;\nLET $l1 = RECALL beliefs WHERE subject IN ($l0) | SUBJECTS;\n"
          "LET $l2 = RECALL beliefs WHERE subject IN ($l1) | SUBJECTS;\n"
          "LET $l3 = RECALL beliefs WHERE subject IN ($l2) | SUBJECTS;\n"
-         "ASSEMBLE ctx FROM g: (RECALL goals WHERE subject IN ($l3))", ("$l2", 1)),
+         "ASSEMBLE ctx FROM g: (RECALL goals WHERE subject IN ($l3))", ("$l2", 1), {"ruling": B1}),
         ("EXPLAIN " + sub(4), None),
     ]),
     area("CAL-E008", "a $parameter or name that nothing binds (§3.4, §8.2, §8.12).", C, ("parameter",), ("3.4",), [
@@ -82,18 +82,18 @@ AREAS = [
     ]),
     area("CAL-E009", "a name bound twice, or too many bindings (§3.4, §8.12, §17.3).", C, ("parameter",), ("3.4",), [
         # The second label `a` (occurrence 1; occurrence 2 is the `a` of `goals`), as for BATCH below.
-        ("ASSEMBLE ctx FROM a: (RECALL beliefs), a: (RECALL goals)", ("a", 1), {"level": X}),
-        ("BATCH { x: RECALL beliefs, x: RECALL goals }", ("x", 1), {"level": X}),
+        ("ASSEMBLE ctx FROM a: (RECALL beliefs), a: (RECALL goals)", ("a", 1), {"level": X, "ruling": E3}),
+        ("BATCH { x: RECALL beliefs, x: RECALL goals }", ("x", 1), {"level": X, "ruling": E3}),
         ("LET $a = RECALL beliefs | SUBJECTS;\nLET $a = RECALL beliefs | OBJECTS;\nASSEMBLE ctx FROM g: (RECALL goals WHERE subject IN ($a))",
          ("$a", 1), {"level": X}),
         ("".join(f"LET $l{i} = RECALL beliefs;\n" for i in range(6)) + "ASSEMBLE ctx FROM a: ($l0)", "$l5",
-         {"level": X}),
-        ("RECALL WHERE subject IN (" + ", ".join(f"$p{i}" for i in range(21)) + ")", "$p20"),
-        ("RECALL WHERE subject IN (" + ", ".join(f"$p{i}" for i in range(25)) + ")", "$p20"),
-        ("ASSEMBLE ctx\nFROM notes: (RECALL beliefs),\n     notes: (RECALL events)", ("notes", 1), {"level": X}),
-        ('BATCH {\n  prefs: RECALL beliefs ABOUT "zoë",\n  prefs: RECALL goals\n}', ("prefs", 1), {"level": X}),
-        ("ASSEMBLE ctx FROM history: (RECALL beliefs), HISTORY: (RECALL events)", "HISTORY", {"level": X}),
-        ("BATCH { a: RECALL beliefs, b: RECALL goals, a: RECALL events }", ("a", 2), {"level": X}),
+         {"level": X, "ruling": B1}),
+        ("RECALL WHERE subject IN (" + ", ".join(f"$p{i}" for i in range(21)) + ")", "$p20", {"ruling": B1}),
+        ("RECALL WHERE subject IN (" + ", ".join(f"$p{i}" for i in range(25)) + ")", "$p20", {"ruling": B1}),
+        ("ASSEMBLE ctx\nFROM notes: (RECALL beliefs),\n     notes: (RECALL events)", ("notes", 1), {"level": X, "ruling": E3}),
+        ('BATCH {\n  prefs: RECALL beliefs ABOUT "zoë",\n  prefs: RECALL goals\n}', ("prefs", 1), {"level": X, "ruling": E3}),
+        ("ASSEMBLE ctx FROM history: (RECALL beliefs), HISTORY: (RECALL events)", "HISTORY", {"level": X, "ruling": E3}),
+        ("BATCH { a: RECALL beliefs, b: RECALL goals, a: RECALL events }", ("a", 2), {"level": X, "ruling": E3}),
     ]),
     area("CAL-E010", "a LIMIT (or RECENT) outside 1..1000 (§17.3).", C, ("limit",), ("17.3",), [
         ("RECALL beliefs | LIMIT 1001", "1001", {"level": C}),
@@ -122,7 +122,7 @@ AREAS = [
          ') AND tags INCLUDE ["profile:healthcare"]', None, {"level": X}),
         ("RECALL beliefs WHERE object IN (" + ", ".join(f'"東{i}"' for i in range(101)) + ")", None),
     ]),
-    area("CAL-E012", "more than 5 pipeline stages (§17.3).", X, ("pipeline", "limit"), ("17.3",), [
+    area("CAL-E012", "more than 5 pipeline stages (§17.3).", C, ("pipeline", "limit"), ("17.3",), [
         ("RECALL beliefs | OFFSET 1 | OFFSET 1 | OFFSET 1 | OFFSET 1 | OFFSET 1 | OFFSET 1", None),
         ("RECALL beliefs | SELECT subject | ORDER BY subject | OFFSET 1 | LIMIT 5 | OFFSET 2 | LIMIT 1", None),
         ("RECALL beliefs\n| ORDER BY confidence DESC\n| OFFSET 1\n| LIMIT 50\n| OFFSET 1\n| LIMIT 10\n| COUNT", None),
@@ -141,12 +141,12 @@ AREAS = [
         (" INTERSECT ".join(f"(RECALL beliefs | LIMIT {i + 1})" for i in range(7)), None),
         ("((RECALL beliefs) UNION (RECALL goals) UNION (RECALL events)) EXCEPT ((RECALL states) UNION "
          "(RECALL actions) UNION (RECALL workflows))", None),
-        ("BATCH { " + ", ".join(f"e{i}: RECALL beliefs" for i in range(11)) + " }", None),
-        ("COALESCE(" + ", ".join(["RECALL beliefs"] * 6) + ")", None),
-        ("COALESCE(RECALL beliefs)", None),
-        ("ASSEMBLE ctx FROM " + ", ".join(f"s{i}: (RECALL beliefs)" for i in range(9)), None),
-        ("BATCH {\n" + ",\n".join(f'  q{i}: RECALL beliefs ABOUT "zoë{i}"' for i in range(12)) + "\n}", None),
+        ("BATCH { " + ", ".join(f"e{i}: RECALL beliefs" for i in range(11)) + " }", None, {"ruling": B1}),
+        ("COALESCE(" + ", ".join(["RECALL beliefs"] * 6) + ")", None, {"ruling": B1}),
+        ("COALESCE(RECALL beliefs)", None, {"ruling": B1}),
+        ("ASSEMBLE ctx FROM " + ", ".join(f"s{i}: (RECALL beliefs)" for i in range(9)), None, {"ruling": B1}),
+        ("BATCH {\n" + ",\n".join(f'  q{i}: RECALL beliefs ABOUT "zoë{i}"' for i in range(12)) + "\n}", None, {"ruling": B1}),
         ("EXPLAIN " + " UNION ".join(f"(RECALL goals RECENT {i + 1})" for i in range(6)), None),
-        ("ASSEMBLE ctx FOR \"für\" FROM " + ", ".join(f"s{i}: (RECALL goals)" for i in range(10)), None),
+        ("ASSEMBLE ctx FOR \"für\" FROM " + ", ".join(f"s{i}: (RECALL goals)" for i in range(10)), None, {"ruling": B1}),
     ]),
 ]

@@ -2,7 +2,7 @@
 (E020-E022), budgets (E030), grain-type rules and values (E060-E066),
 chunk sizes (E078) and templates (E086-E096)."""
 
-from dsl import Area
+from dsl import B1, Area
 from areas.errors_check import area
 
 C, X, V, F = "core", "extended", "evolve", "full"
@@ -22,11 +22,11 @@ AREAS = [
         (f'REVERT {H} REASON "' + "é" * 501 + '"', None),
         (f'ADD belief {S3} REASON "' + "x" * 600 + '"', None),
         (f'SUPERSEDE {H} SET object = "x"\nREASON "' + "東" * 501 + '"', None),
-        ('ASSEMBLE ctx FOR "' + "f" * 257 + '" FROM a: (RECALL beliefs)', None, {"level": X}),
-        ('ASSEMBLE ctx FOR "' + "ü" * 257 + '" FROM a: (RECALL beliefs)', None, {"level": X}),
-        ("ASSEMBLE " + "c" * 65 + " FROM a: (RECALL beliefs)", "c" * 65, {"level": X}),
-        ("ASSEMBLE " + "ctx_" * 20 + " FROM a: (RECALL beliefs)", "ctx_" * 20, {"level": X}),
-        ("DEFINE TEMPLATE " + "t" * 65 + " ELEMENT { x }", "t" * 65, {"level": F}),
+        ('ASSEMBLE ctx FOR "' + "f" * 257 + '" FROM a: (RECALL beliefs)', None, {"level": X, "ruling": B1}),
+        ('ASSEMBLE ctx FOR "' + "ü" * 257 + '" FROM a: (RECALL beliefs)', None, {"level": X, "ruling": B1}),
+        ("ASSEMBLE " + "c" * 65 + " FROM a: (RECALL beliefs)", "c" * 65, {"level": X, "ruling": B1}),
+        ("ASSEMBLE " + "ctx_" * 20 + " FROM a: (RECALL beliefs)", "ctx_" * 20, {"level": X, "ruling": B1}),
+        ("DEFINE TEMPLATE " + "t" * 65 + " ELEMENT { x }", "t" * 65, {"level": F, "ruling": B1}),
         ("EXPLAIN ADD belief " + S3 + ' REASON "' + "r" * 501 + '"', None),
     ]),
     area("CAL-E017", "a SET field that the statement does not allow (§5.3).", V, ("set_clause",), ("5.3",), [
@@ -108,16 +108,16 @@ AREAS = [
     ]),
     area("CAL-E030", "a BUDGET over 16,000 tokens or 200 grains, or zero (§8.2).", X, ("budget_clause", "limit"),
          ("8.2", "17.3"), [
-        (A + " BUDGET 16001 tokens", "16001"),
-        (A + " BUDGET 201 grains", "201"),
-        (A + " BUDGET 0 tokens", "0"),
-        (A + " BUDGET 0 grains", "0"),
-        (A + " BUDGET 100000 tokens", "100000"),
-        ('ASSEMBLE ctx FOR "zoë"\nFROM a: (RECALL beliefs)\nBUDGET 20000 tokens', "20000"),
-        ("EXPLAIN " + A + " BUDGET 500 grains", "500"),
-        ("LET $x = RECALL beliefs;\nASSEMBLE ctx FROM a: ($x) BUDGET 16384 tokens", "16384"),
-        ("CAL/1 " + A + " BUDGET 999 grains", "999"),
-        (A + " BUDGET 16001 tokens PRIORITY a", "16001"),
+        (A + " BUDGET 16001 tokens", "16001", {"ruling": B1}),
+        (A + " BUDGET 201 grains", "201", {"ruling": B1}),
+        (A + " BUDGET 0 tokens", "0", {"ruling": B1}),
+        (A + " BUDGET 0 grains", "0", {"ruling": B1}),
+        (A + " BUDGET 100000 tokens", "100000", {"ruling": B1}),
+        ('ASSEMBLE ctx FOR "zoë"\nFROM a: (RECALL beliefs)\nBUDGET 20000 tokens', "20000", {"ruling": B1}),
+        ("EXPLAIN " + A + " BUDGET 500 grains", "500", {"ruling": B1}),
+        ("LET $x = RECALL beliefs;\nASSEMBLE ctx FROM a: ($x) BUDGET 16384 tokens", "16384", {"ruling": B1}),
+        ("CAL/1 " + A + " BUDGET 999 grains", "999", {"ruling": B1}),
+        (A + " BUDGET 16001 tokens PRIORITY a", "16001", {"ruling": B1}),
     ]),
     area("CAL-E050", "ADD without subject, relation or object (§8.8).", V, ("add_stmt",), ("8.8",), [
         ('ADD belief SET subject = "a" SET relation = "b" REASON "r"', None),

@@ -2,7 +2,7 @@
 the query, on a later line, and after non-ASCII text on its own line (so that
 the column in characters differs from the byte offset)."""
 
-from dsl import Area
+from dsl import B1, Area
 
 A = "ASSEMBLE ctx FROM a: (RECALL beliefs)"
 S3 = 'SET subject = "zoë" SET relation = "prefers" SET object = "thé"'
@@ -14,7 +14,7 @@ pv = Area("parse/errors-positions.json", "Every static code at the start, at the
           "non-ASCII text on the same line: positions are bytes, columns are characters (§22.1).", "core",
           ("position",), ("22.1",))
 ROWS = [
-    # code, query, at, level
+    # code, query, at, level[, ruling the code comes from]
     ("CAL-E001", 'RECALL ABOUT "zoë"\nWHERE object = "' + "é" * 4100 + '"', None, C),
     ("CAL-E003", "RECALL beliefz", "beliefz", C),
     ("CAL-E004", 'RECALL WHERE subject = "zoë" AND mood = "é"', "mood", C),
@@ -28,8 +28,8 @@ ROWS = [
     ("CAL-E008", 'ASSEMBLE ctx FOR "zoë" FROM a: (RECALL beliefs) PRIORITY zed', "zed", X),
     ("CAL-E010", 'RECALL ABOUT "zoë" | LIMIT 1001', "1001", C),
     ("CAL-E011", 'RECALL WHERE object IN (' + ", ".join(f'"é{i}"' for i in range(101)) + ")", None, C),
-    ("CAL-E012", 'RECALL ABOUT "zoë" | LIMIT 6 | LIMIT 5 | LIMIT 4 | LIMIT 3 | LIMIT 2 | LIMIT 1', "LIMIT 1", X),
-    ("CAL-E013", 'COALESCE(RECALL ABOUT "é")', None, X),
+    ("CAL-E012", 'RECALL ABOUT "zoë" | LIMIT 6 | LIMIT 5 | LIMIT 4 | LIMIT 3 | LIMIT 2 | LIMIT 1', "LIMIT 1", C),
+    ("CAL-E013", 'COALESCE(RECALL ABOUT "é")', None, X, B1),
     ("CAL-E014", "\n\n", (0, 2), C),
     ("CAL-E014", "-- é\n-- 東京", None, C),
     ("CAL-E015", 'RECALL WHERE subject = "zoë" AND hash = sha256:abc', "sha256:abc", C),
@@ -42,8 +42,8 @@ ROWS = [
     ("CAL-E020", "RECALL WHERE confidence = 2", "2", C),
     ("CAL-E021", 'RECALL ABOUT "zoë" | COUNT | LIMIT 1', "LIMIT 1", X),
     ("CAL-E022", 'RECALL goals ABOUT "zoë" | SUBJECTS', "SUBJECTS", X),
-    ("CAL-E030", f'ASSEMBLE ctx FOR "zoë" FROM a: (RECALL beliefs) BUDGET 999 grains', "999", X),
-    ("CAL-E030", f"{A}\nBUDGET 0 tokens", "0", X),
+    ("CAL-E030", f'ASSEMBLE ctx FOR "zoë" FROM a: (RECALL beliefs) BUDGET 999 grains', "999", X, B1),
+    ("CAL-E030", f"{A}\nBUDGET 0 tokens", "0", X, B1),
     ("CAL-E050", 'ADD belief SET subject = "zoë" REASON "r"', None, V),
     ("CAL-E051", f'ADD event {S3} REASON "é"', "event", V),
     ("CAL-E060", 'RECALL beliefs ABOUT "zoë" LIKE "thé"', '"thé"', X),
@@ -70,12 +70,12 @@ ROWS = [
     ("CAL-E100", "CAL/7 RECALL", "7", C),
     ("CAL-E100", "-- é\nCAL/2 RECALL", "2", C),
     ("CAL-E007", "LET $a = RECALL beliefs | SUBJECTS;\nLET $b = RECALL beliefs WHERE subject IN ($a) | SUBJECTS;\n"
-                 "RECALL WHERE subject IN ($b)", ("$a", 1), X),
+                 "RECALL WHERE subject IN ($b)", ("$a", 1), X, B1),
 ]
-for code, q, at, lv in ROWS:
+for code, q, at, lv, *ruling in ROWS:
     occ = 0
     if isinstance(at, tuple) and isinstance(at[0], str):
         at, occ = at
-    pv.rej("parse.pos." + code[4:].lower(), q, code, at, occ, level=lv)
+    pv.rej("parse.pos." + code[4:].lower(), q, code, at, occ, level=lv, ruling=ruling[0] if ruling else None)
 
 AREAS = [pv]

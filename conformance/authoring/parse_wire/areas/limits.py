@@ -2,7 +2,13 @@
 (grammar/src/limits.rs LIMITS): at the limit accepted, one past rejected with
 the limit's code (grammar ruling B1 for the limits the spec gives no code)."""
 
-from dsl import Area, level_of
+from dsl import B1, Area, level_of
+
+# The limits whose code the spec does not give (grammar ruling B1; `code_from_spec` false in
+# grammar/src/limits.rs, and MIN_BUDGET, which is E030 at check time).
+RULED = {"MAX_PARAMETERS", "MAX_SET_PER_ADD", "MAX_SET_PER_SUPERSEDE", "MAX_BATCH", "MAX_COALESCE", "MIN_COALESCE",
+         "MAX_LET", "MAX_SOURCES", "MAX_BUDGET_TOKENS", "MAX_BUDGET_GRAINS", "MIN_BUDGET", "MAX_CONTEXT_NAME_CHARS",
+         "MAX_FOR_CHARS", "MAX_LET_CHAIN_DEPTH", "MAX_TEMPLATE_NAME_CHARS"}
 
 lim = Area("parse/limits.json", "At each static limit accepted; one past it rejected with its code.", "core",
            ("limit-boundary",), ("17.3",))
@@ -13,7 +19,7 @@ def pair(name, sections, code, make, at_limit, past, level=None, canonical=True)
     lim.acc(f"parse.limit.{name.lower()}", ok, level=level or level_of(ok), tags=(name,), sections=sections,
             desc=f"{name} = {at_limit}: at the limit", canonical=canonical)
     lim.rej(f"parse.limit.{name.lower()}", bad, code, None, level=level or level_of(bad), tags=(name,),
-            sections=sections, desc=f"{name}: {past} is one past the limit")
+            sections=sections, desc=f"{name}: {past} is one past the limit", ruling=B1 if name in RULED else None)
 
 
 def lst(n, f, sep=", "):

@@ -2,7 +2,7 @@
 alternatives and an example correction; §24 Extended: the "did you mean?"
 suggestion system). Flagged `should`: scored separately, never gating."""
 
-from dsl import Area
+from dsl import B1, Area
 
 A = "ASSEMBLE ctx FROM a: (RECALL beliefs)"
 sh = Area("parse/should-suggestions.json", "Did-you-mean suggestions and example corrections (§22.1, §24).", "extended",
@@ -47,7 +47,8 @@ for code, q, at, sugg in [
     ("CAL-E030", A + " BUDGET 20000 tokens", "20000", "16000"),
 ]:
     lv = "full" if code in ("CAL-E090", "CAL-E087", "CAL-E077") else "extended"
-    sh.rej(S + code[4:].lower(), q, code, at, level=lv, flags=("should",), suggestion=sugg)
+    sh.rej(S + code[4:].lower(), q, code, at, level=lv, flags=("should",), suggestion=sugg,
+           ruling=B1 if code == "CAL-E030" else None)
 for code, q, at in [
     ("CAL-E003", 'RECALL fact WHERE subject = "alice"', "fact"),
     ("CAL-E014", "", (0, 0)),
@@ -59,6 +60,6 @@ for code, q, at in [
     ("CAL-E001", 'RECALL ABOUT "' + "a" * 8200 + '"', (0, 8215)),
 ]:
     sh.rej("parse.should.example." + code[4:].lower(), q, code, at, level="extended", flags=("should",), example=True,
-           tags=("example",))
+           tags=("example",), ruling=B1 if code == "CAL-E030" else None)
 
 AREAS = [sh]
