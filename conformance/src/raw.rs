@@ -117,7 +117,7 @@ impl RawInvariant {
             (Some(v), None, None, None, None) => Rule::Contains(v),
             (None, Some(v), None, None, None) => Rule::Excludes(v),
             (None, None, Some(v), None, None) => Rule::Mentions(v),
-            (None, None, None, Some(f), None) if f == "json" => Rule::ParsesAsJson,
+            (None, None, None, Some(f), None) if f == cal_grammar::FormatName::Json.as_str() => Rule::ParsesAsJson,
             (None, None, None, None, Some(s)) => Rule::Is(shape(&s)?),
             _ => return Err("an invariant has exactly one rule: contains, excludes, mentions, parses_as or is".into()),
         };

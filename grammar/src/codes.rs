@@ -31,16 +31,25 @@ pub enum Severity {
 }
 
 macro_rules! codes {
-    ($( $var:ident = $code:literal, $name:literal, $section:literal, $phase:ident, $title:literal; )+) => {
+    (
+        spec { $( $var:ident = $code:literal, $name:literal, $section:literal, $phase:ident, $title:literal; )+ }
+        extensions { $( $xvar:ident = $xcode:literal, $xname:literal, $xsection:literal, $xphase:ident, $xtitle:literal; )+ }
+    ) => {
         /// One code of the registry. `Code::E003.as_str()` is `"CAL-E003"`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code {
             $( #[doc = $title] $var, )+
+            $( #[doc = $xtitle] $xvar, )+
         }
 
         impl Code {
-            /// Every code, in registry order.
+            /// Every code of the spec's registry (Appendix C), in registry order.
             pub const ALL: &'static [Code] = &[$(Code::$var),+];
+
+            /// This toolchain's extension codes, for refusals the spec names no code for
+            /// (docs/spec-decisions-service.md). They are outside the spec's `CAL-E001`–`E100`
+            /// range so that no future spec code can collide with one.
+            pub const EXTENSIONS: &'static [Code] = &[$(Code::$xvar),+];
 
             /// The full registry row for this code.
             pub const fn info(self) -> CodeInfo {
@@ -52,6 +61,21 @@ macro_rules! codes {
                         phase: Phase::$phase,
                         title: $title,
                     }, )+
+                    $( Code::$xvar => CodeInfo {
+                        code: $xcode,
+                        name: $xname,
+                        section: $xsection,
+                        phase: Phase::$xphase,
+                        title: $xtitle,
+                    }, )+
+                }
+            }
+
+            /// Whether the code is one of [`Code::EXTENSIONS`] rather than the spec's.
+            pub const fn is_extension(self) -> bool {
+                match self {
+                    $( Code::$xvar => true, )+
+                    _ => false,
                 }
             }
         }
@@ -74,6 +98,7 @@ pub struct CodeInfo {
 }
 
 codes! {
+    spec {
     E001 = "CAL-E001", "QueryTooLong", "17.3", Prelex, "Query exceeds maximum length (8192 bytes)";
     E002 = "CAL-E002", "UnexpectedToken", "4", Parse, "Unexpected token (includes expected list)";
     E003 = "CAL-E003", "UnknownGrainType", "5.1", Parse, "Unknown grain type (includes \"did you mean?\")";
@@ -143,6 +168,11 @@ codes! {
     W003 = "CAL-W003", "UnknownDomainPrefix", "12.2", Check, "Unknown domain prefix";
     W004 = "CAL-W004", "UnknownExtension", "25.2", Check, "Unknown extension option (ignored)";
     W005 = "CAL-W005", "AutoToon", "10.9.5", Execute, "FORMAT auto-selected as toon due to budget pressure (>85% utilization estimate). Specify FORMAT explicitly to suppress.";
+    }
+    extensions {
+    E901 = "CAL-E901", "CapabilityRefused", "18.1", Execute, "CapabilityRefused -- the capability token is invalid, expired, spent or not signed by this server (one text for all, §20.1)";
+    E902 = "CAL-E902", "OperationNotAllowed", "18.1", Execute, "OperationNotAllowed -- the capability token does not allow this operation or grain type";
+    }
 }
 
 impl Code {
@@ -158,7 +188,7 @@ impl Code {
 
     /// Looks a code up by its spelling (`"CAL-E003"`), as read from JSON or a case file.
     pub fn parse(s: &str) -> Option<Code> {
-        Code::ALL.iter().copied().find(|c| c.as_str() == s)
+        Code::ALL.iter().chain(Code::EXTENSIONS).copied().find(|c| c.as_str() == s)
     }
 }
 
@@ -193,5 +223,13 @@ mod tests {
         let errors = Code::ALL.iter().filter(|c| c.severity() == Severity::Error).count();
         assert_eq!(errors, 64);
         assert_eq!(Code::ALL.len() - errors, 5);
+        for c in Code::EXTENSIONS {
+            assert!(c.is_extension() && !Code::ALL.contains(c), "{c}");
+            assert!(
+                c.as_str()["CAL-E".len()..].parse::<u32>().is_ok_and(|n| n >= 900),
+                "{c} sits outside the spec's range"
+            );
+            assert_eq!(Code::parse(c.as_str()), Some(*c));
+        }
     }
 }

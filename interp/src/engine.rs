@@ -128,10 +128,9 @@ impl<F: ReadFacade> Interpreter<F> {
         });
     }
 
-    /// EXPLAIN of a query that is not written with EXPLAIN (`cal explain`).
-    pub fn explain(&self, query: &Query, opts: &ExecOptions) -> Response {
-        let plan = self.plan(query, opts);
-        let cx = Ctx {
+    /// A context for answering `query` without running it (EXPLAIN, a refusal).
+    fn idle_context<'a>(&'a self, query: &Query, opts: &'a ExecOptions) -> Ctx<'a> {
+        Ctx {
             facade: &self.facade,
             config: &self.config,
             opts,
@@ -140,7 +139,28 @@ impl<F: ReadFacade> Interpreter<F> {
             stats: Stats::default(),
             query_hash: envelope::query_hash(query),
             stream: None,
+        }
+    }
+
+    /// The response to a query refused before it ran (a capability token the service layer
+    /// refused): the envelope with `refusal` as its error, audited like any execution (§21:
+    /// refusals at every phase are audited). Nothing is read.
+    pub fn refuse(&self, query: &Query, opts: &ExecOptions, refusal: Diagnostic) -> Response {
+        let plan = self.plan(query, opts);
+        let cx = self.idle_context(query, opts);
+        let duration = match opts.timing {
+            Timing::Measured => cx.deadline.elapsed_ms(),
+            Timing::Fixed(ms) => ms,
         };
+        let response = envelope::respond(&cx, &plan, Err(refusal), duration);
+        self.audit(&cx, &response, plan.tier, duration);
+        response
+    }
+
+    /// EXPLAIN of a query that is not written with EXPLAIN (`cal explain`).
+    pub fn explain(&self, query: &Query, opts: &ExecOptions) -> Response {
+        let plan = self.plan(query, opts);
+        let cx = self.idle_context(query, opts);
         let body = Outcome::Plan(PlanOutcome { plan: plan.to_json() });
         let explain = Plan { statement_type: "explain", tier: 0, ..plan };
         let duration = match opts.timing {

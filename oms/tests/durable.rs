@@ -693,3 +693,24 @@ fn targeted_index_damage_is_named_by_the_query_that_needs_it() {
         assert!(s.verify().is_err(), "{what}: verify passed");
     }
 }
+
+#[test]
+fn token_uses_are_counted_up_to_their_limit_and_survive_a_reopen() {
+    use oms::durable::TokenUse;
+    let dir = tempfile::tempdir().unwrap();
+    let store = create(dir.path(), "tokens.db");
+    assert_eq!(store.spend_token_use("t-1", 2, NOW).unwrap(), TokenUse::Granted { uses: 1 });
+    assert_eq!(store.spend_token_use("t-1", 2, NOW).unwrap(), TokenUse::Granted { uses: 2 });
+    assert_eq!(store.spend_token_use("t-1", 2, NOW).unwrap(), TokenUse::Spent, "the third use of two");
+    assert_eq!(
+        store.spend_token_use("t-2", 1, NOW).unwrap(),
+        TokenUse::Granted { uses: 1 },
+        "tokens are counted apart"
+    );
+    let again = reopen(&store);
+    drop(store);
+    assert_eq!(again.spend_token_use("t-1", 2, NOW).unwrap(), TokenUse::Spent, "still spent after a reopen");
+    assert_eq!(again.spend_token_use("t-2", 1, NOW).unwrap(), TokenUse::Spent);
+    let read_only = DurableStore::open(again.path(), StoreConfig::fixed_clock(NOW), OpenOptions::read_only()).unwrap();
+    assert!(read_only.spend_token_use("t-3", 1, NOW).is_err(), "a read-only store records no use, so grants none");
+}

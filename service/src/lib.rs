@@ -5,13 +5,20 @@
 //! and every transport gives the same answer to the same request.
 //!
 //! Today it holds the capability token model of §18.1: the server key
-//! ([`key`]), and tokens, their signature and their validity window
-//! ([`token`]). Per-request enforcement (operations, grain types, uses,
-//! quota, the token's namespace), two-phase prepare/execute, the audit trail
-//! and the kill switches build on it (issue 17).
+//! ([`key`]); tokens, their signature and their validity window ([`token`]);
+//! and the gate every request passes ([`gate`]): one refusal for a bad
+//! credential, and every operation of the query checked against the token.
+//! Two-phase prepare/execute, quotas, the audit trail and the kill switches
+//! build on it (issue 17).
 
+// Every refusal is the toolchain's one `Diagnostic` (ARCHITECTURE principle 3), as in the
+// interpreter; a refusal ends the request, so its size is never on a hot path.
+#![allow(clippy::result_large_err)]
+
+pub mod gate;
 pub mod key;
 pub mod token;
 
+pub use gate::{Needed, Refusal, authorize, required_ops, verify};
 pub use key::{KeyError, ServerKey};
 pub use token::{CapabilityToken, Claims, Op, TokenError, Verified};

@@ -5,6 +5,7 @@ pub mod conformance;
 pub mod convert;
 pub mod explain;
 pub mod fmt;
+pub mod gate;
 pub mod lsp;
 pub mod mg;
 pub mod repl;

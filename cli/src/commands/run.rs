@@ -95,6 +95,13 @@ pub struct RunArgs {
     /// their response as one line. Closing the output cancels the assembly.
     #[arg(long, conflicts_with = "format")]
     pub stream: bool,
+    /// A capability token (§18.1; its JSON, or `@FILE`): every query is authorized by it, runs in
+    /// its namespace as its user, and spends one of its uses. Needs --key and one --store DB.
+    #[arg(long, value_name = "TOKEN", requires = "key")]
+    pub token: Option<String>,
+    /// The server key that signed --token (`cal key new`).
+    #[arg(long, value_name = "FILE", requires = "token")]
+    pub key: Option<PathBuf>,
     #[command(flatten)]
     /// Memory, clock, user and parameters.
     pub session: SessionArgs,
@@ -325,6 +332,16 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Err(e) => return e.exit(),
     };
     session.opts.cursor = args.cursor.clone();
+    let gate = match (&args.token, &args.key) {
+        (Some(t), Some(k)) => match super::gate::Gate::open(t, k, &args.session.stores, session.opts.now_ms) {
+            Ok(g) => Some(g),
+            Err(e) => return e.exit(),
+        },
+        _ => None,
+    };
+    if let Some(g) = &gate {
+        g.bind(&mut session);
+    }
     let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
         Ok(x) => x,
         Err(code) => return code,
@@ -335,11 +352,29 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
     if args.stream {
         // Every query runs, failed or not (no short circuit).
-        let results: Vec<bool> = document.queries.iter().map(|q| stream_query(&session, &name, &text, q)).collect();
+        let results: Vec<bool> = document
+            .queries
+            .iter()
+            .map(|q| match gate.as_ref().and_then(|g| g.answer(&session, q)) {
+                Some(refused) => {
+                    outln!("{}", refused.json);
+                    true
+                }
+                None => stream_query(&session, &name, &text, q),
+            })
+            .collect();
         let failed = results.contains(&true);
         return if failed { super::invalid() } else { super::OK };
     }
-    let responses: Vec<Response> = document.queries.iter().map(|q| session.interp.execute(q, &session.opts)).collect();
+    let responses: Vec<Response> = document
+        .queries
+        .iter()
+        .map(|q| {
+            gate.as_ref()
+                .and_then(|g| g.answer(&session, q))
+                .unwrap_or_else(|| session.interp.execute(q, &session.opts))
+        })
+        .collect();
     if let Some(failure) = session.store_failure() {
         errln!("cal: {failure}");
         return super::invalid();

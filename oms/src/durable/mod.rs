@@ -33,6 +33,7 @@ mod ingest;
 mod read;
 mod rows;
 pub mod schema;
+mod tokens;
 mod verify;
 mod write;
 
@@ -46,6 +47,7 @@ use crate::error::{CorruptReason, OmsError, Result};
 use crate::store::StoreConfig;
 
 pub use ingest::ImportReport;
+pub use tokens::TokenUse;
 pub use verify::{StoreStats, VerifyReport};
 
 /// The first 16 bytes of every SQLite database file.
