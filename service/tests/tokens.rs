@@ -189,3 +189,9 @@ fn the_key_file_is_private_and_never_overwritten() {
     assert!(matches!(ServerKey::load(&short), Err(KeyError::WrongLength(31))));
     assert_eq!(format!("{made:?}"), "ServerKey(…)", "Debug never shows the secret");
 }
+
+#[test]
+fn tier_zero_operations_are_exactly_the_reads() {
+    assert!(Op::TIER0.iter().all(|op| op.tier() == 0));
+    assert_eq!(Op::ALL.iter().filter(|op| op.tier() == 0).count(), Op::TIER0.len());
+}
