@@ -152,10 +152,40 @@ fn cal_value(v: &Value, temporal: bool) -> Option<CalValue> {
 /// (`binding::content_fallback`); and its domain entries.
 pub fn grain_input_of(v: &View<'_>) -> GrainInput {
     let t = cal_type(v.grain);
+    let mut g = view_with(v, t, cal_grammar::fields::fields_for(t).map(|f| f.name));
+    for (k, x) in v.grain.fields() {
+        if k.contains(':')
+            && let Some(x) = cal_value(x, false)
+        {
+            g.set_domain(k.clone(), x);
+        }
+    }
+    if let Some(ctx) = v.get("context").and_then(Value::as_map) {
+        for (k, x) in ctx {
+            if let Some(x) = cal_value(x, false) {
+                g.set_domain(k.clone(), x);
+            }
+        }
+    }
+    g
+}
+
+/// The part of the view the default content projection reads (§10.3.2): the type's content
+/// fields and its fallback. Token estimates of every result entry use it, so they do not
+/// pay for the whole view.
+pub fn content_view(hit: &Hit) -> GrainInput {
+    let v = View::of(hit);
+    let t = cal_type(v.grain);
+    let content = t.map(|t| cal_grammar::fields::projection(t).content).unwrap_or(&[]);
+    let [_, _, object] = cal_grammar::fields::TRIPLE;
+    view_with(&v, t, content.iter().copied().chain(t.is_none().then_some(object)))
+}
+
+/// A view holding the named CAL fields (those the grain has) and the type's content fallback.
+fn view_with<'n>(v: &View<'_>, t: Option<CalType>, names: impl Iterator<Item = &'n str>) -> GrainInput {
     let type_name = v.grain.grain_type().name().unwrap_or("grain");
     let mut g = GrainInput::new(t, type_name, v.score, format!("sha256:{}", v.address.to_hex()));
-    let own = cal_grammar::fields::fields_for(t).map(|f| f.name);
-    for name in own {
+    for name in names {
         let Some(b) = binding::binding(name) else { continue };
         if matches!(b.read, Read::GrainType | Read::Address | Read::Score) {
             continue;
@@ -170,20 +200,6 @@ pub fn grain_input_of(v: &View<'_>) -> GrainInput {
             && let Some(x) = v.get(fallback).and_then(|x| cal_value(x, false))
         {
             g.set(fallback, x);
-        }
-    }
-    for (k, x) in v.grain.fields() {
-        if k.contains(':')
-            && let Some(x) = cal_value(x, false)
-        {
-            g.set_domain(k.clone(), x);
-        }
-    }
-    if let Some(ctx) = v.get("context").and_then(Value::as_map) {
-        for (k, x) in ctx {
-            if let Some(x) = cal_value(x, false) {
-                g.set_domain(k.clone(), x);
-            }
         }
     }
     g

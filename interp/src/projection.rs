@@ -24,7 +24,7 @@ fn json_options(project: Option<&[ProjectSpec]>) -> ProjectionOptions {
 /// Approximate tokens of a grain's projected content: one per four bytes,
 /// rounded up, at least one (§8.2: estimation is approximate by design).
 pub fn tokens(hit: &Hit) -> u64 {
-    tokens_of(&fields::grain_input(hit))
+    tokens_of(&fields::content_view(hit))
 }
 
 /// [`tokens`] of a grain already in its CAL view.
