@@ -152,7 +152,7 @@ fn cal_value(v: &Value, temporal: bool) -> Option<CalValue> {
 /// (`binding::content_fallback`); and its domain entries.
 pub fn grain_input_of(v: &View<'_>) -> GrainInput {
     let t = cal_type(v.grain);
-    let mut g = view_with(v, t, cal_grammar::fields::fields_for(t).map(|f| f.name));
+    let mut g = view_with(v, t, cal_grammar::fields::fields_for(t).map(|f| f.name), true);
     for (k, x) in v.grain.fields() {
         if k.contains(':')
             && let Some(x) = cal_value(x, false)
@@ -178,13 +178,20 @@ pub fn content_view(hit: &Hit) -> GrainInput {
     let t = cal_type(v.grain);
     let content = t.map(|t| cal_grammar::fields::projection(t).content).unwrap_or(&[]);
     let [_, _, object] = cal_grammar::fields::TRIPLE;
-    view_with(&v, t, content.iter().copied().chain(t.is_none().then_some(object)))
+    view_with(&v, t, content.iter().copied().chain(t.is_none().then_some(object)), false)
 }
 
-/// A view holding the named CAL fields (those the grain has) and the type's content fallback.
-fn view_with<'n>(v: &View<'_>, t: Option<CalType>, names: impl Iterator<Item = &'n str>) -> GrainInput {
+/// A view holding the named CAL fields (those the grain has) and the type's content fallback;
+/// the address is written out only `with_hash` (the content projection never reads it).
+fn view_with<'n>(
+    v: &View<'_>,
+    t: Option<CalType>,
+    names: impl Iterator<Item = &'n str>,
+    with_hash: bool,
+) -> GrainInput {
     let type_name = v.grain.grain_type().name().unwrap_or("grain");
-    let mut g = GrainInput::new(t, type_name, v.score, format!("sha256:{}", v.address.to_hex()));
+    let hash = if with_hash { format!("sha256:{}", v.address.to_hex()) } else { String::new() };
+    let mut g = GrainInput::new(t, type_name, v.score, hash);
     for name in names {
         let Some(b) = binding::binding(name) else { continue };
         if matches!(b.read, Read::GrainType | Read::Address | Read::Score) {

@@ -31,13 +31,82 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The response members, in order.
+    /// The response members, in order. Result entries are moved into the response rather than
+    /// copied (`serde_json::to_value` would clone every grain), the rest goes through serde.
     pub fn into_members(self) -> Map<String, Json> {
-        match serde_json::to_value(self) {
-            Ok(Json::Object(m)) => m,
-            // Every variant is a struct of named members; nothing else can come out.
-            _ => Map::new(),
+        match self {
+            Outcome::Grains(g) => g.into_members(),
+            other => match serde_json::to_value(other) {
+                Ok(Json::Object(m)) => m,
+                // Every variant is a struct of named members; nothing else can come out.
+                _ => Map::new(),
+            },
         }
+    }
+}
+
+impl Entry {
+    /// The entry as a JSON object, moving the grain (same members, same order as `Serialize`).
+    pub fn into_json(self) -> Json {
+        let mut m = Map::new();
+        m.insert("grain".into(), self.grain);
+        m.insert("score".into(), serde_json::Number::from_f64(self.score).map_or(Json::Null, Json::Number));
+        m.insert("matched_fields".into(), self.matched_fields.into());
+        m.insert("content_address".into(), self.content_address.into());
+        if let Some(i) = self.index {
+            m.insert("index".into(), i);
+        }
+        if let Some(p) = self.projected {
+            m.insert("projected".into(), p);
+        }
+        m.extend(self.notes);
+        Json::Object(m)
+    }
+}
+
+impl Grains {
+    /// The members, moving the entries (same members, same order as `Serialize`).
+    pub fn into_members(self) -> Map<String, Json> {
+        let entries = |v: Vec<Entry>| Json::Array(v.into_iter().map(Entry::into_json).collect());
+        let mut m = Map::new();
+        m.insert("results".into(), entries(self.results));
+        if let Some(c) = self.count {
+            m.insert("count".into(), c.into());
+        }
+        if let Some(e) = self.extractor {
+            m.insert("extractor".into(), e.into());
+        }
+        if let Some(v) = self.values {
+            m.insert("values".into(), v.into());
+        }
+        if let Some(f) = self.group_by {
+            m.insert("group_by".into(), f.into());
+        }
+        if let Some(gs) = self.groups {
+            let gs = gs.into_iter().map(|g| {
+                let mut o = Map::new();
+                o.insert("key".into(), g.key);
+                o.insert("count".into(), g.count.into());
+                o.insert("results".into(), entries(g.results));
+                Json::Object(o)
+            });
+            m.insert("groups".into(), Json::Array(gs.collect()));
+        }
+        m.insert("total".into(), self.total.into());
+        m.insert("next_cursor".into(), self.next_cursor.map_or(Json::Null, Json::String));
+        if let Some(f) = self.formatted {
+            m.insert("formatted".into(), f.into());
+        }
+        if let Some(f) = self.format {
+            m.insert("format".into(), f.into());
+        }
+        if let Some(b) = self.branch {
+            m.insert("branch".into(), b.map_or(Json::Null, Json::from));
+        }
+        if let Some(n) = self.branches_run {
+            m.insert("branches_run".into(), n.into());
+        }
+        m
     }
 }
 
@@ -327,6 +396,44 @@ pub struct Assembly {
     /// A cancelled stream's `cancelled` member (§11.5).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cancelled: Option<Json>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The moving conversion of grain results gives what `Serialize` gives, member for member.
+    #[test]
+    fn moved_grains_serialize_like_serde() {
+        let entry = |i: usize| Entry {
+            grain: serde_json::json!({"type": "belief", "subject": format!("s{i}")}),
+            score: 0.5,
+            matched_fields: vec!["subject".into()],
+            content_address: format!("{i:064x}"),
+            index: (i == 1).then(|| serde_json::json!({"contradicted": true})),
+            projected: (i == 2).then(|| serde_json::json!({"content": "x", "attrs": {}})),
+            notes: [("explanation".to_string(), Json::from("why"))].into_iter().collect(),
+        };
+        let full = Grains {
+            results: vec![entry(0), entry(1), entry(2)],
+            count: Some(3),
+            extractor: Some("subjects".into()),
+            values: Some(vec!["a".into()]),
+            group_by: Some("subject".into()),
+            groups: Some(vec![Group { key: "k".into(), count: 1, results: vec![entry(3)] }]),
+            total: 9,
+            next_cursor: Some("cursor:x".into()),
+            formatted: Some("text".into()),
+            format: Some("sml"),
+            branch: Some(None),
+            branches_run: Some(2),
+        };
+        for g in [full, Grains::default()] {
+            let via_serde = serde_json::to_value(Outcome::Grains(g.clone())).unwrap();
+            let moved = Json::Object(Outcome::Grains(g).into_members());
+            assert_eq!(serde_json::to_string(&moved).unwrap(), serde_json::to_string(&via_serde).unwrap());
+        }
+    }
 }
 
 /// Labelled values, in insertion order, serialized as a JSON object in that order.
