@@ -73,7 +73,18 @@ struct RawExecute {
     #[serde(default)]
     params: Map<String, Value>,
     capability: Option<String>,
+    #[serde(default)]
+    setup: Vec<String>,
+    #[serde(default)]
+    settings: Map<String, Value>,
+    stream: Option<crate::case::StreamRequest>,
     expect: RawExecuteExpect,
+}
+
+#[derive(Deserialize)]
+struct RawStreamEnd {
+    event: String,
+    code: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -90,6 +101,7 @@ struct RawExecuteExpect {
     fields: Map<String, Value>,
     #[serde(default)]
     invariants: Vec<RawInvariant>,
+    stream_end: Option<RawStreamEnd>,
 }
 
 #[derive(Deserialize)]
@@ -210,6 +222,7 @@ fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
         clock: raw.clock,
         params: raw.params,
         capability: raw.capability,
+        session: crate::case::Session { setup: raw.setup, settings: raw.settings, stream: raw.stream },
         expect: ExecuteExpect {
             results: e.results,
             ordered: e.ordered,
@@ -219,6 +232,7 @@ fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
             ignore: e.ignore,
             fields: e.fields,
             invariants,
+            stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code }),
         },
     })
 }
