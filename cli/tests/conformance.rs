@@ -672,3 +672,11 @@ fn corpus_names_a_directory_instead_of_the_embedded_copy() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no corpus directory at /nonexistent/cases"));
 }
+
+#[test]
+fn examples_writes_the_published_appendix_b_pairs() {
+    let out = Command::new(CAL).args(["conformance", "examples"]).output().expect("cal runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let published = std::fs::read(conformance_dir().join("cal-examples.json")).expect("the published file");
+    assert!(out.stdout == published, "conformance/cal-examples.json differs from `cal conformance examples`");
+}

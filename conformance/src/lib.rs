@@ -13,7 +13,8 @@
 //! over the protocol (`cal conformance adapter`). The corpus and its fixture
 //! stores are compiled into the binary ([`embedded`], [`load_embedded_corpus`]),
 //! so a run needs no source tree; a directory can still be given instead
-//! ([`load_corpus`]).
+//! ([`load_corpus`]). [`examples`] draws Appendix B's request/response pairs
+//! from the corpus (`cal conformance examples`).
 
 pub mod adapter;
 pub mod capability;
@@ -21,6 +22,7 @@ pub mod case;
 pub mod certify;
 pub mod compare;
 pub mod embedded;
+pub mod examples;
 pub mod exclusions;
 pub mod generate;
 pub mod implementation;

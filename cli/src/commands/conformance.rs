@@ -40,6 +40,19 @@ pub enum ConformanceCommand {
         #[arg(long, visible_alias = "corpus", value_name = "DIR")]
         cases: Option<PathBuf>,
     },
+    /// Write Appendix B's examples: request/response pairs drawn from the execute cases
+    /// (conformance/cal-examples.json), to FILE or standard output.
+    Examples {
+        /// Write to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Read the corpus from DIR instead of the copy embedded in this binary.
+        #[arg(long, visible_alias = "corpus", value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// Read the fixture stores from DIR instead of the copies embedded in this binary.
+        #[arg(long, value_name = "DIR")]
+        fixtures: Option<PathBuf>,
+    },
     /// Corpus size and coverage: per kind, level, error code, keyword, WITH option, production, limit.
     Stats {
         /// Print JSON instead of text.
@@ -108,6 +121,7 @@ pub fn run(cmd: ConformanceCommand) -> ExitCode {
         ConformanceCommand::Adapter { broken } => serve(broken.as_deref()),
         ConformanceCommand::Stats { json, cases } => print_stats(json, cases),
         ConformanceCommand::Seeds { dir, cases } => write_seeds(&dir, cases),
+        ConformanceCommand::Examples { out, cases, fixtures } => write_examples(out, cases, fixtures),
     }
 }
 
@@ -259,5 +273,42 @@ fn write_seeds(out: &std::path::Path, cases: Option<PathBuf>) -> ExitCode {
             super::OK
         }
         Err(e) => super::usage_error(&format!("cannot write seeds under {}: {e}", out.display())),
+    }
+}
+
+fn write_examples(out: Option<PathBuf>, cases: Option<PathBuf>, fixtures: Option<PathBuf>) -> ExitCode {
+    let corpus = match corpus_at(cases) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let written;
+    let dir = match fixtures {
+        Some(dir) => dir,
+        None => match embedded::FixtureDir::write() {
+            Ok(w) => {
+                written = w;
+                written.path().to_path_buf()
+            }
+            Err(e) => return super::usage_error(&format!("cannot write the embedded fixture stores: {e}")),
+        },
+    };
+    let doc = match cal_conformance::examples::build(&corpus.cases, &dir) {
+        Ok(doc) => doc,
+        Err(e) => return super::usage_error(&format!("examples: {e}")),
+    };
+    let text = cal_conformance::examples::to_text(&doc);
+    match out {
+        Some(path) => match super::write_file(&path, text.as_bytes()) {
+            Ok(()) => {
+                let n = doc["examples"].as_array().map_or(0, Vec::len);
+                errln!("{n} examples written to {}", path.display());
+                super::OK
+            }
+            Err(e) => super::usage_error(&e),
+        },
+        None => {
+            out!("{text}");
+            super::OK
+        }
     }
 }
