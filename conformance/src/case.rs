@@ -213,6 +213,9 @@ pub enum ParseExpect {
         canonical: Option<String>,
         /// Expected warning codes, when pinned (compared as a set).
         warnings: Option<Vec<String>>,
+        /// With `round_trip` in the case file: the query's own text, which the engine's
+        /// canonical text must read back as (the same tree, §15.3) — no layout is expected.
+        reads_back_as: Option<String>,
     },
     /// The query is rejected.
     Reject {

@@ -156,7 +156,7 @@ pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judge
     let errors: Vec<&Value> = diagnostics.iter().filter(|d| !is_warning(d)).collect();
     let codes = |ds: &[&Value]| -> Value { ds.iter().filter_map(|d| d.get("code").cloned()).collect() };
     match expect {
-        ParseExpect::Accept { json, canonical, warnings } => {
+        ParseExpect::Accept { json, canonical, warnings, reads_back_as } => {
             let source = j.case_source("§4");
             j.require(
                 "accept",
@@ -175,6 +175,13 @@ pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judge
             if let Some(expected) = canonical {
                 let actual = result.get("canonical").cloned().unwrap_or(Value::Null);
                 canonical_text(&mut j, "canonical", expected, &actual);
+            }
+            if let Some(query) = reads_back_as {
+                // The round trip of a generated query: the canonical text must be the same query
+                // (§15.3); its layout is the engine's own, so no layout ruling is scored.
+                let actual = result.get("canonical").cloned().unwrap_or(Value::Null);
+                let same = actual.as_str().is_some_and(|a| crate::reparse::same_tree(query, a));
+                j.require("canonical round trip", "§15.3", same, json!(query), actual);
             }
             if let Some(expected) = warnings {
                 let warned: Vec<&Value> = diagnostics.iter().filter(|d| is_warning(d)).collect();

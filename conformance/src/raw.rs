@@ -38,6 +38,8 @@ struct RawParseExpect {
     json: Option<Value>,
     canonical: Option<String>,
     warnings: Option<Vec<String>>,
+    #[serde(default)]
+    round_trip: bool,
     code: Option<String>,
     phase: Option<Phase>,
     position: Option<Position>,
@@ -187,7 +189,12 @@ fn parse_case(raw: RawParse) -> Result<ParseCase, String> {
     };
     let e = raw.expect;
     let expect = if e.accept {
-        ParseExpect::Accept { json: e.json, canonical: e.canonical, warnings: e.warnings }
+        let reads_back_as = match (&query, e.round_trip) {
+            (QueryInput::Text(t), true) => Some(t.clone()),
+            (QueryInput::Bytes(_), true) => return Err("`round_trip` needs a text query".into()),
+            (_, false) => None,
+        };
+        ParseExpect::Accept { json: e.json, canonical: e.canonical, warnings: e.warnings, reads_back_as }
     } else {
         ParseExpect::Reject {
             code: e.code.ok_or("a reject expectation needs `code`")?,
