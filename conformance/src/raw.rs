@@ -131,7 +131,8 @@ impl RawInvariant {
             (Some(v), None, None, None, None) => Rule::Contains(v),
             (None, Some(v), None, None, None) => Rule::Excludes(v),
             (None, None, Some(v), None, None) => Rule::Mentions(v),
-            (None, None, None, Some(f), None) if f == "json" => Rule::ParsesAsJson,
+            // `parses_as` names a format, the grammar's (only JSON is checked this way).
+            (None, None, None, Some(f), None) if f == cal_grammar::FormatName::Json.as_str() => Rule::ParsesAsJson,
             (None, None, None, None, Some(s)) => Rule::Is(shape(&s)?),
             _ => return Err("an invariant has exactly one rule: contains, excludes, mentions, parses_as or is".into()),
         };
