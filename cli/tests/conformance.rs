@@ -613,3 +613,70 @@ fn a_capability_declared_missing_makes_its_cases_not_applicable_not_failed() {
     let (_, _, silent) = certify_wrapped("no_clock.py", &["silent"]);
     assert_eq!(silent.certified, None, "without the declaration the same cases fail");
 }
+
+#[test]
+fn an_installed_binary_runs_the_embedded_corpus_with_no_source_tree_at_hand() {
+    // As after `cargo install`: the binary alone, in a directory of its own, run from there.
+    let home = tempfile::tempdir().expect("a temporary directory");
+    let cal = home.path().join(if cfg!(windows) { "cal.exe" } else { "cal" });
+    std::fs::copy(CAL, &cal).expect("the binary copied");
+    let out = Command::new(&cal)
+        .args(["conformance", "run", "--report", "report.jsonl", "--summary-json", "summary.json"])
+        .current_dir(home.path())
+        .output()
+        .expect("cal runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("certified level: extended"), "{text}");
+    assert!(text.contains("corpus: embedded,"), "{text}");
+    let report = std::fs::read_to_string(home.path().join("report.jsonl")).expect("the report");
+    let header: serde_json::Value = serde_json::from_str(report.lines().next().unwrap()).expect("JSON");
+    assert_eq!(cal_conformance::report::validate_line(&header), Ok(()));
+    let repo = cal_conformance::embedded::Provenance::of_dir(&conformance_dir().join("cases"), "json").unwrap();
+    let fixtures = cal_conformance::embedded::Provenance::of_dir(&conformance_dir().join("fixtures"), "mg").unwrap();
+    assert_eq!(header["corpus"]["source"], "embedded");
+    assert_eq!(header["corpus"]["digest"], repo.digest.as_str(), "the repository's corpus was embedded");
+    assert_eq!(header["corpus"]["fixtures"]["digest"], fixtures.digest.as_str());
+    assert_eq!(header["corpus_errors"], 0);
+    assert!(header["cases"].as_u64().is_some_and(|n| n > 5_000), "{header}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(home.path().join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["suite"]["corpus"]["digest"], repo.digest.as_str());
+    // The same from the copied binary serving as an adapter, a slice of every kind.
+    let out = Command::new(&cal)
+        .args(["conformance", "run", "--json", "--only", "parse.stmt.", "--only", "execute.where.", "--only", "mg."])
+        .arg("--adapter")
+        .arg(format!("'{}' conformance adapter", cal.display()))
+        .current_dir(home.path())
+        .output()
+        .expect("cal runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let stats = Command::new(&cal).args(["conformance", "stats", "--json"]).current_dir(home.path()).output().unwrap();
+    assert_eq!(stats.status.code(), Some(0));
+}
+
+#[test]
+fn corpus_names_a_directory_instead_of_the_embedded_copy() {
+    let data = conformance_dir().join("tests/data");
+    let out = Command::new(CAL)
+        .args(["conformance", "run", "--corpus"])
+        .arg(data.join("cases"))
+        .arg("--fixtures")
+        .arg(data.join("fixtures"))
+        .output()
+        .expect("cal runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains(&format!("corpus: {},", data.join("cases").display())), "{text}");
+    let missing = Command::new(CAL).args(["conformance", "run", "--corpus", "/nonexistent/cases"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no corpus directory at /nonexistent/cases"));
+}
+
+#[test]
+fn examples_writes_the_published_appendix_b_pairs() {
+    let out = Command::new(CAL).args(["conformance", "examples"]).output().expect("cal runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let published = std::fs::read(conformance_dir().join("cal-examples.json")).expect("the published file");
+    assert!(out.stdout == published, "conformance/cal-examples.json differs from `cal conformance examples`");
+}

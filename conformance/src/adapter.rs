@@ -131,6 +131,15 @@ fn request_from(m: &Value) -> Option<Request> {
             clock: s("clock")?,
             params: m.get("params").and_then(Value::as_object).cloned().unwrap_or_default(),
             capability: s("capability"),
+            session: crate::case::Session {
+                setup: m
+                    .get("setup")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                    .unwrap_or_default(),
+                settings: m.get("settings").and_then(Value::as_object).cloned().unwrap_or_default(),
+                stream: m.get("stream").and_then(|v| serde_json::from_value(v.clone()).ok()),
+            },
         },
         "mg_encode" => Request::MgEncode { grain: m.get("grain")?.clone() },
         "mg_decode" => Request::MgDecode { hex: s("hex")? },

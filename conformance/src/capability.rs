@@ -22,16 +22,26 @@ pub enum Capability {
     /// Results carry OMS 1.3 content addresses (SHA-256 of the canonical blob), the ones the
     /// cases expect.
     OmsAddresses,
+    /// The execute request's `setup` queries run first in the same session (DEFINE TEMPLATE).
+    Session,
+    /// The execute request's `settings` apply to it: timeouts (§17.3) and auto-TOON (§10.9.5).
+    Settings,
+    /// The execute request's `stream`: the ASSEMBLE's events are delivered and the assembly
+    /// cancelled after the given number of them (§11).
+    Streaming,
 }
 
 impl Capability {
     /// Every capability, in the order PROTOCOL.md lists them.
-    pub const ALL: [Capability; 5] = [
+    pub const ALL: [Capability; 8] = [
         Capability::Clock,
         Capability::Params,
         Capability::CapabilityToken,
         Capability::AllNamespaces,
         Capability::OmsAddresses,
+        Capability::Session,
+        Capability::Settings,
+        Capability::Streaming,
     ];
 
     /// The name used in `hello`'s `capabilities`.
@@ -42,6 +52,9 @@ impl Capability {
             Capability::CapabilityToken => "capability_token",
             Capability::AllNamespaces => "all_namespaces",
             Capability::OmsAddresses => "oms_addresses",
+            Capability::Session => "session",
+            Capability::Settings => "settings",
+            Capability::Streaming => "streaming",
         }
     }
 
@@ -58,6 +71,11 @@ impl Capability {
             Capability::CapabilityToken => "capability tokens (the request's `capability`)",
             Capability::AllNamespaces => "every namespace visible without a capability token",
             Capability::OmsAddresses => "OMS 1.3 content addresses in results",
+            Capability::Session => "setup queries run first in the same session (the request's `setup`)",
+            Capability::Settings => "deployment settings per request (the request's `settings`)",
+            Capability::Streaming => {
+                "streamed delivery of an ASSEMBLE's events, with cancellation (the request's `stream`)"
+            }
         }
     }
 }
@@ -113,6 +131,15 @@ pub fn needs(case: &Case, namespaces: &mut FixtureNamespaces) -> Vec<Capability>
     }
     if e.expect.results.as_ref().is_some_and(|r| !r.is_empty()) {
         out.push(Capability::OmsAddresses);
+    }
+    if !e.session.setup.is_empty() {
+        out.push(Capability::Session);
+    }
+    if !e.session.settings.is_empty() {
+        out.push(Capability::Settings);
+    }
+    if e.session.stream.is_some() {
+        out.push(Capability::Streaming);
     }
     out
 }

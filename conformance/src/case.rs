@@ -213,6 +213,9 @@ pub enum ParseExpect {
         canonical: Option<String>,
         /// Expected warning codes, when pinned (compared as a set).
         warnings: Option<Vec<String>>,
+        /// With `round_trip` in the case file: the query's own text, which the engine's
+        /// canonical text must read back as (the same tree, §15.3) — no layout is expected.
+        reads_back_as: Option<String>,
     },
     /// The query is rejected.
     Reject {
@@ -308,8 +311,53 @@ pub struct ExecuteCase {
     pub params: Map<String, Value>,
     /// The capability token, when the case needs one.
     pub capability: Option<String>,
+    /// What else the request asks of the session it runs in: queries run first, deployment
+    /// settings, a streamed delivery (PROTOCOL.md "execute").
+    pub session: Session,
     /// What the response must show.
     pub expect: ExecuteExpect,
+}
+
+/// The session an execute request runs in, beyond the fixture, clock, parameters and token:
+/// what DEFINE TEMPLATE (session state, §10.6), the implementation-configurable timeouts
+/// (§17.3) and a streamed ASSEMBLE (§11) need. Empty for most cases.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Session {
+    /// Queries run first, in order, in the same session (their answers are not judged):
+    /// templates they define are there for the case's query.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub setup: Vec<String>,
+    /// Deployment settings for this request: `query_timeout_ms`, `assemble_timeout_ms`
+    /// (§17.3; 0 means the time is up when the query starts) and `auto_toon` (§10.9.5).
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub settings: Map<String, Value>,
+    /// Deliver the ASSEMBLE's events through a streaming transport (§11) and cancel the
+    /// assembly once this many events have arrived (§11.5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream: Option<StreamRequest>,
+}
+
+impl Session {
+    /// True when the request needs nothing beyond a plain execute.
+    pub fn is_empty(&self) -> bool {
+        self.setup.is_empty() && self.settings.is_empty() && self.stream.is_none()
+    }
+}
+
+/// A streamed delivery of an ASSEMBLE's events (the execute request's `stream`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamRequest {
+    /// Cancel once this many events were delivered (at least 1).
+    pub cancel_after: u64,
+}
+
+/// How a streamed delivery must end (`expect.stream_end`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamEnd {
+    /// The type of the last event delivered (`cancelled`, `error`, `assembly_completed`).
+    pub event: String,
+    /// The code reported for it, in that event or the response (`CAL-E082`).
+    pub code: Option<String>,
 }
 
 /// The expected outcome of an execute request.
@@ -332,6 +380,8 @@ pub struct ExecuteExpect {
     /// Checks of rendered output by invariant (what the spec fixes without fixing the bytes:
     /// a formatted text contains each grain's projected content and no content address).
     pub invariants: Vec<Invariant>,
+    /// How the stream of a `stream` request ends.
+    pub stream_end: Option<StreamEnd>,
 }
 
 /// One invariant an execute response must satisfy: a rule applied to the value at a JSON

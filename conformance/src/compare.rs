@@ -156,7 +156,7 @@ pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judge
     let errors: Vec<&Value> = diagnostics.iter().filter(|d| !is_warning(d)).collect();
     let codes = |ds: &[&Value]| -> Value { ds.iter().filter_map(|d| d.get("code").cloned()).collect() };
     match expect {
-        ParseExpect::Accept { json, canonical, warnings } => {
+        ParseExpect::Accept { json, canonical, warnings, reads_back_as } => {
             let source = j.case_source("§4");
             j.require(
                 "accept",
@@ -175,6 +175,13 @@ pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judge
             if let Some(expected) = canonical {
                 let actual = result.get("canonical").cloned().unwrap_or(Value::Null);
                 canonical_text(&mut j, "canonical", expected, &actual);
+            }
+            if let Some(query) = reads_back_as {
+                // The round trip of a generated query: the canonical text must be the same query
+                // (§15.3); its layout is the engine's own, so no layout ruling is scored.
+                let actual = result.get("canonical").cloned().unwrap_or(Value::Null);
+                let same = actual.as_str().is_some_and(|a| crate::reparse::same_tree(query, a));
+                j.require("canonical round trip", "§15.3", same, json!(query), actual);
             }
             if let Some(expected) = warnings {
                 let warned: Vec<&Value> = diagnostics.iter().filter(|d| is_warning(d)).collect();
@@ -299,6 +306,9 @@ pub fn execute_in(mut j: Judgement, expect: &ExecuteExpect, result: &Value, orde
         j.require("store unchanged (reported digests)", "§2.1", a == b, json!(b), json!(a));
     }
     let response = result.get("response").cloned().unwrap_or(Value::Null);
+    if let Some(end) = &expect.stream_end {
+        stream_end(&mut j, end, result, &response);
+    }
     let error = response.pointer("/error/code").cloned();
     let source = j.case_source("§17.4");
     if let Some(code) = &expect.error {
@@ -363,6 +373,22 @@ pub fn execute_in(mut j: Judgement, expect: &ExecuteExpect, result: &Value, orde
         invariant(&mut j, inv, &response, &source);
     }
     j
+}
+
+/// How a streamed delivery ended: the type of the last event delivered (§11.1; `cancelled`
+/// and `error` are always emitted, §11.2), and the code reported for it — in that event or in
+/// the response, wherever the engine puts it (Appendix C names the code, not the place).
+fn stream_end(j: &mut Judgement, end: &crate::case::StreamEnd, result: &Value, response: &Value) {
+    let last = result.get("events").and_then(Value::as_array).and_then(|e| e.last()).cloned().unwrap_or(Value::Null);
+    let kind = last.get("type").cloned().unwrap_or(Value::Null);
+    j.require("the last stream event", "§11.1", kind.as_str() == Some(end.event.as_str()), json!(end.event), kind);
+    if let Some(code) = &end.code {
+        let mut seen = std::collections::BTreeSet::new();
+        strings_in(&last, &mut seen);
+        strings_in(response, &mut seen);
+        let codes: Vec<&str> = seen.iter().copied().filter(|s| s.starts_with("CAL-")).collect();
+        j.require("the stream's code", "Appendix C", seen.contains(code.as_str()), json!(code), json!(codes));
+    }
 }
 
 /// Checks one [`Invariant`] of an execute response.

@@ -88,7 +88,7 @@ pub fn json_pins_at_extended(cases: &mut Vec<Case>) {
             origin: Origin { file: case.origin.file.clone(), pointer: format!("{}+json-form", case.origin.pointer) },
             body: Body::Parse(ParseCase {
                 query: query.clone(),
-                expect: ParseExpect::Accept { json: Some(form), canonical: None, warnings: None },
+                expect: ParseExpect::Accept { json: Some(form), canonical: None, warnings: None, reads_back_as: None },
             }),
         });
     }

@@ -59,12 +59,27 @@ pub trait Implementation {
         params: &Map<String, Value>,
         capability: Option<&str>,
     ) -> Answer {
+        self.execute_in(fixture, query, clock, params, capability, &crate::case::Session::default())
+    }
+
+    /// Runs a query against a loaded fixture in a session: queries run first, deployment
+    /// settings, a streamed delivery ([`crate::case::Session`]).
+    fn execute_in(
+        &mut self,
+        fixture: &str,
+        query: &str,
+        clock: &str,
+        params: &Map<String, Value>,
+        capability: Option<&str>,
+        session: &crate::case::Session,
+    ) -> Answer {
         self.request(&Request::Execute {
             fixture: fixture.to_string(),
             query: query.to_string(),
             clock: clock.to_string(),
             params: params.clone(),
             capability: capability.map(str::to_string),
+            session: session.clone(),
         })
     }
 

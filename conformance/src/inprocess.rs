@@ -70,8 +70,8 @@ impl InProcess {
                 _ => Answer::Errored("a serialize request has exactly one of query and json".into()),
             },
             Request::LoadFixture { name, path } => self.fixtures.load(name, std::path::Path::new(path)),
-            Request::Execute { fixture, query, clock, params, capability } => {
-                self.fixtures.execute(fixture, query, clock, params, capability.as_deref())
+            Request::Execute { fixture, query, clock, params, capability, session } => {
+                self.fixtures.execute(fixture, query, clock, params, capability.as_deref(), session)
             }
             Request::MgEncode { grain } => Answer::Ok(mg_encode(grain)),
             Request::MgDecode { hex } => match decode_hex(hex) {

@@ -3,9 +3,11 @@
 //! the capability token applied as the interpreter's confinement, and the
 //! store digest (`cal_interp::store_digest`) taken before and after.
 
+use crate::case::{Session, StreamRequest};
 use crate::protocol::Answer;
 use cal_checker::Params;
 use cal_grammar::Diagnostic;
+use cal_interp::stream::{CancelToken, Control, Event};
 use cal_interp::{ExecOptions, InterpConfig, Interpreter, OmsFacade, ReadFacade, Timing, diagnostic_json};
 use cal_planner::CURRENT_USER_PARAM;
 use oms::store::{Store, StoreConfig};
@@ -61,6 +63,7 @@ impl Fixtures {
         clock: &str,
         params: &Map<String, Value>,
         capability: Option<&str>,
+        session: &Session,
     ) -> Answer {
         let Some(f) = self.loaded.get_mut(fixture) else {
             return Answer::Errored(format!("fixture {fixture:?} is not loaded"));
@@ -70,14 +73,23 @@ impl Fixtures {
         };
         f.clock.store(now_ms, Ordering::SeqCst);
         let before = f.digest.clone();
-        let Some(response) = execute_with(OmsFacade::new(Arc::clone(&f.store)), query, clock, params, capability)
-        else {
+        let Some(now_ms) = oms::time::parse_rfc3339_ms(clock) else {
             return Answer::Errored(format!("clock {clock:?} is not RFC 3339"));
+        };
+        let facade = OmsFacade::new(Arc::clone(&f.store));
+        let ran = match run_session(facade, query, now_ms, params, capability, session) {
+            Ok(ran) => ran,
+            Err(m) => return Answer::Errored(m),
         };
         let after = cal_interp::store_digest(&f.store);
         // A changed store is reported by the comparison; keep the new state as the baseline.
         f.digest = after.clone();
-        Answer::Ok(json!({ "response": response, "store_digest_before": before, "store_digest_after": after }))
+        let mut result =
+            json!({ "response": ran.response, "store_digest_before": before, "store_digest_after": after });
+        if let Some(events) = ran.events {
+            result["events"] = Value::Array(events);
+        }
+        Answer::Ok(result)
     }
 }
 
@@ -115,6 +127,26 @@ pub fn execute_with<F: ReadFacade>(
     capability: Option<&str>,
 ) -> Option<Value> {
     let now_ms = oms::time::parse_rfc3339_ms(clock)?;
+    run_session(facade, query, now_ms, params, capability, &Session::default()).ok().map(|r| r.response)
+}
+
+/// What a session produced: the query's response, and the events of a streamed delivery.
+struct Ran {
+    response: Value,
+    events: Option<Vec<Value>>,
+}
+
+/// Runs one execute request in a session of its own: one interpreter configured with the
+/// token and the request's settings runs the setup queries (an error in one is reported, the
+/// case cannot be judged without it), then the query — streamed when asked.
+fn run_session<F: ReadFacade>(
+    facade: F,
+    query: &str,
+    now_ms: i64,
+    params: &Map<String, Value>,
+    capability: Option<&str>,
+    session: &Session,
+) -> Result<Ran, String> {
     let token = Capability::parse(capability);
     let mut bound = Params::from_json_object(params);
     if let Some(user) = &token.user
@@ -122,37 +154,81 @@ pub fn execute_with<F: ReadFacade>(
     {
         bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
     }
-    Some(run(facade, query, now_ms, &bound, &token))
-}
-
-/// Parses, checks and runs one query; static errors become an error response like a run-time one.
-fn run<F: ReadFacade>(facade: F, query: &str, now_ms: i64, params: &Params, token: &Capability) -> Value {
-    let analysis = cal_checker::analyze(query, Some(params));
-    let warnings: Vec<Value> = analysis.diagnostics.iter().filter(|d| !d.is_error()).map(diagnostic_json).collect();
-    if let Some(first) = analysis.diagnostics.iter().find(|d| d.is_error()) {
-        return static_error(first, warnings);
-    }
-    let Some(doc) = analysis.document else {
-        return json!({ "error": { "code": "CAL-E014", "message": "no query" } });
-    };
-    let [q] = doc.queries.as_slice() else {
-        return json!({ "error": { "code": "CAL-E002", "message": "an execute case holds exactly one query" } });
-    };
-    let config =
+    let mut config =
         InterpConfig { namespace: token.namespace.clone(), tier1_enabled: token.tier1, ..InterpConfig::default() };
+    apply_settings(&mut config, &session.settings)?;
     let interp = Interpreter::new(facade, config);
     let opts = ExecOptions {
         now_ms,
         user: token.user.clone(),
-        params: params.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        params: bound.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
         timing: Timing::Fixed(0),
         ..ExecOptions::default()
     };
-    let mut response = interp.execute(q, &opts).json;
+    for (i, text) in session.setup.iter().enumerate() {
+        let response = run(&interp, text, &bound, &opts, None).response;
+        if let Some(code) = response.pointer("/error/code") {
+            return Err(format!("setup query {} was refused with {code}: {text}", i + 1));
+        }
+    }
+    Ok(run(&interp, query, &bound, &opts, session.stream))
+}
+
+/// A request's deployment settings applied to the interpreter's configuration.
+fn apply_settings(config: &mut InterpConfig, settings: &Map<String, Value>) -> Result<(), String> {
+    for (name, value) in settings {
+        match (name.as_str(), value) {
+            ("query_timeout_ms", v) if v.is_u64() => config.query_timeout_ms = v.as_u64().unwrap_or_default(),
+            ("assemble_timeout_ms", v) if v.is_u64() => config.assemble_timeout_ms = v.as_u64().unwrap_or_default(),
+            ("auto_toon", Value::Bool(b)) => config.auto_toon = *b,
+            _ => return Err(format!("unknown setting {name:?} = {value}")),
+        }
+    }
+    Ok(())
+}
+
+/// Parses, checks and runs one query; static errors become an error response like a run-time
+/// one. With `stream`, an ASSEMBLE's events are collected, and the assembly cancelled once
+/// `cancel_after` of them arrived.
+fn run<F: ReadFacade>(
+    interp: &Interpreter<F>,
+    query: &str,
+    params: &Params,
+    opts: &ExecOptions,
+    stream: Option<StreamRequest>,
+) -> Ran {
+    let plain = |response| Ran { response, events: stream.map(|_| Vec::new()) };
+    let analysis = cal_checker::analyze(query, Some(params));
+    let warnings: Vec<Value> = analysis.diagnostics.iter().filter(|d| !d.is_error()).map(diagnostic_json).collect();
+    if let Some(first) = analysis.diagnostics.iter().find(|d| d.is_error()) {
+        return plain(static_error(first, warnings));
+    }
+    let Some(doc) = analysis.document else {
+        return plain(json!({ "error": { "code": "CAL-E014", "message": "no query" } }));
+    };
+    let [q] = doc.queries.as_slice() else {
+        return plain(json!({ "error": { "code": "CAL-E002", "message": "an execute case holds exactly one query" } }));
+    };
+    let (mut response, events) = match stream {
+        None => (interp.execute(q, opts).json, None),
+        Some(s) => {
+            let mut events: Vec<Value> = Vec::new();
+            let mut sink = |e: &Event| {
+                events.push(e.to_json());
+                if events.len() as u64 >= s.cancel_after {
+                    Control::Cancel("the client cancelled".into())
+                } else {
+                    Control::Continue
+                }
+            };
+            let response = interp.execute_stream(q, opts, &mut sink, &CancelToken::new()).json;
+            (response, Some(events))
+        }
+    };
     if !warnings.is_empty() {
         merge_warnings(&mut response, warnings);
     }
-    response
+    Ran { response, events }
 }
 
 /// A static error in the shape of the §14.1 envelope's `error` member.

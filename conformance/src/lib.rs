@@ -10,13 +10,19 @@
 //! needing a capability the engine lacks are not applicable ([`capability`]),
 //! and canonical text is compared by re-parsing ([`reparse`]). [`stats`] measures the corpus itself, and
 //! [`seeds`] turns it into fuzzing seeds. [`adapter`] serves our toolchain
-//! over the protocol (`cal conformance adapter`).
+//! over the protocol (`cal conformance adapter`). The corpus and its fixture
+//! stores are compiled into the binary ([`embedded`], [`load_embedded_corpus`]),
+//! so a run needs no source tree; a directory can still be given instead
+//! ([`load_corpus`]). [`examples`] draws Appendix B's request/response pairs
+//! from the corpus (`cal conformance examples`).
 
 pub mod adapter;
 pub mod capability;
 pub mod case;
 pub mod certify;
 pub mod compare;
+pub mod embedded;
+pub mod examples;
 pub mod exclusions;
 pub mod generate;
 pub mod implementation;
@@ -44,7 +50,8 @@ pub use raw::{decode_hex, encode_hex};
 
 use std::path::{Path, PathBuf};
 
-/// The repository's corpus directory, resolved from this crate's location at build time.
+/// The repository's corpus directory, resolved from this crate's location at build time
+/// (for tests and authoring; a run uses the embedded copy, [`load_embedded_corpus`]).
 pub fn default_cases_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cases")
 }
@@ -59,7 +66,18 @@ pub fn default_fixtures_dir() -> PathBuf {
 /// Core cases moved to Extended cases of their own, and every id checked for uniqueness
 /// across all of them.
 pub fn load_corpus(dir: &Path) -> Corpus {
-    let mut corpus = load_dir(dir);
+    complete(load_dir(dir))
+}
+
+/// The whole corpus as [`load_corpus`] gives it, from the copy of `conformance/cases`
+/// compiled into this binary ([`embedded`]): what `cal conformance run` uses unless
+/// given `--cases DIR`.
+pub fn load_embedded_corpus() -> Corpus {
+    complete(embedded::load_cases())
+}
+
+/// The hand-written cases plus everything derived from them.
+fn complete(mut corpus: Corpus) -> Corpus {
     let variants = generate::metamorphic(&corpus.cases);
     corpus.cases.extend(variants);
     let (boundaries, problems) = limits::boundary_cases();

@@ -184,7 +184,7 @@ fn pair(t: &Template, info: &LimitInfo, value: u64, index: usize) -> Result<[Cas
             body: Body::Parse(ParseCase { query: QueryInput::Text(query), expect }),
         })
     };
-    let accept = ParseExpect::Accept { json: None, canonical: None, warnings: None };
+    let accept = ParseExpect::Accept { json: None, canonical: None, warnings: None, reads_back_as: None };
     let reject = ParseExpect::Reject {
         code: code.as_str().to_string(),
         phase,

@@ -47,6 +47,8 @@ pub struct Corpus {
     pub cases: Vec<Case>,
     /// Schema violations, unreadable files and duplicate ids.
     pub errors: Vec<LoadError>,
+    /// Where the case files came from (the embedded copy or a directory) and their digest.
+    pub provenance: crate::embedded::Provenance,
 }
 
 /// Validates one case-file value against the schema; each violation names its pointer.
@@ -111,6 +113,10 @@ pub fn load_str(text: &str, file: &Path) -> (Vec<Case>, Vec<LoadError>) {
 /// Loads every `*.json` file under `dir` (recursively, sorted by path) and checks id uniqueness.
 pub fn load_dir(dir: &Path) -> Corpus {
     let mut corpus = Corpus::default();
+    match crate::embedded::Provenance::of_dir(dir, "json") {
+        Ok(p) => corpus.provenance = p,
+        Err(e) => corpus.provenance.source = format!("{} (unreadable: {e})", dir.display()),
+    }
     let mut files = Vec::new();
     if let Err(e) = collect_json(dir, &mut files) {
         corpus.errors.push(LoadError { file: dir.to_path_buf(), pointer: String::new(), message: e });

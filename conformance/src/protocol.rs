@@ -52,6 +52,9 @@ pub enum Request {
         /// The capability token (CAL §18.1) as JSON text, or a bare namespace.
         #[serde(skip_serializing_if = "Option::is_none")]
         capability: Option<String>,
+        /// Queries run first, settings, a streamed delivery (each member only when used).
+        #[serde(flatten)]
+        session: crate::case::Session,
     },
     /// Encode a grain (OMS JSON form) to its canonical blob.
     MgEncode {

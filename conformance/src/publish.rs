@@ -10,6 +10,7 @@
 use crate::case::{Kind, Level};
 use crate::certify::Summary;
 use crate::protocol::Hello;
+use crate::report::CorpusFacts;
 use crate::runner::{Outcome, Status};
 use serde_json::{Value, json};
 use std::fmt::Write;
@@ -82,12 +83,15 @@ fn per_kind(outcomes: &[Outcome]) -> Vec<(Kind, usize, usize)> {
 
 /// The published JSON summary: who was tested with what, the badge, the certified level and
 /// every count, and every case not passed (its failures with their sources).
-pub fn summary_document(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus_errors: usize, date: &str) -> Value {
+pub fn summary_document(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus: &CorpusFacts, date: &str) -> Value {
     let mut doc = crate::report::summary_json(s, outcomes);
     doc["type"] = json!("published-summary");
     doc["date"] = json!(date);
     doc["suite"] =
-        json!({ "name": "cal-conformance", "version": env!("CARGO_PKG_VERSION"), "corpus_errors": corpus_errors });
+        json!({ "name": "cal-conformance", "version": env!("CARGO_PKG_VERSION"), "corpus_errors": corpus.errors });
+    if let Some(c) = corpus.to_json() {
+        doc["suite"]["corpus"] = c;
+    }
     doc["implementation"] = json!({
         "name": hello.name,
         "version": hello.version,
@@ -105,7 +109,8 @@ pub fn summary_document(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus
 }
 
 /// The published Markdown summary.
-pub fn summary_markdown(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus_errors: usize, date: &str) -> String {
+pub fn summary_markdown(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus: &CorpusFacts, date: &str) -> String {
+    let corpus_errors = corpus.errors;
     let mut o = String::new();
     let _ = writeln!(o, "# CAL conformance: {} {}\n", hello.name, hello.version);
     let _ = writeln!(o, "{}\n", badge_markdown(s));
@@ -122,6 +127,13 @@ pub fn summary_markdown(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus
         s.total,
         if corpus_errors > 0 { format!(", {corpus_errors} corpus errors") } else { String::new() }
     );
+    if let Some(c) = &corpus.cases {
+        let _ = write!(o, "Corpus: {}, {} case files, `{}`", c.source, c.files, c.digest);
+        if let Some(f) = &corpus.fixtures {
+            let _ = write!(o, "; fixtures: {}, {} stores, `{}`", f.source, f.files, f.digest);
+        }
+        let _ = writeln!(o, ".\n");
+    }
     let _ = writeln!(o, "| level | required | passed | failed | skipped | errored | not applicable | certified |");
     let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---|");
     for (level, c) in &s.levels {

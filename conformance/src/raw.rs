@@ -38,6 +38,8 @@ struct RawParseExpect {
     json: Option<Value>,
     canonical: Option<String>,
     warnings: Option<Vec<String>>,
+    #[serde(default)]
+    round_trip: bool,
     code: Option<String>,
     phase: Option<Phase>,
     position: Option<Position>,
@@ -73,7 +75,18 @@ struct RawExecute {
     #[serde(default)]
     params: Map<String, Value>,
     capability: Option<String>,
+    #[serde(default)]
+    setup: Vec<String>,
+    #[serde(default)]
+    settings: Map<String, Value>,
+    stream: Option<crate::case::StreamRequest>,
     expect: RawExecuteExpect,
+}
+
+#[derive(Deserialize)]
+struct RawStreamEnd {
+    event: String,
+    code: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -90,6 +103,7 @@ struct RawExecuteExpect {
     fields: Map<String, Value>,
     #[serde(default)]
     invariants: Vec<RawInvariant>,
+    stream_end: Option<RawStreamEnd>,
 }
 
 #[derive(Deserialize)]
@@ -117,6 +131,7 @@ impl RawInvariant {
             (Some(v), None, None, None, None) => Rule::Contains(v),
             (None, Some(v), None, None, None) => Rule::Excludes(v),
             (None, None, Some(v), None, None) => Rule::Mentions(v),
+            // `parses_as` names a format, the grammar's (only JSON is checked this way).
             (None, None, None, Some(f), None) if f == cal_grammar::FormatName::Json.as_str() => Rule::ParsesAsJson,
             (None, None, None, None, Some(s)) => Rule::Is(shape(&s)?),
             _ => return Err("an invariant has exactly one rule: contains, excludes, mentions, parses_as or is".into()),
@@ -175,7 +190,12 @@ fn parse_case(raw: RawParse) -> Result<ParseCase, String> {
     };
     let e = raw.expect;
     let expect = if e.accept {
-        ParseExpect::Accept { json: e.json, canonical: e.canonical, warnings: e.warnings }
+        let reads_back_as = match (&query, e.round_trip) {
+            (QueryInput::Text(t), true) => Some(t.clone()),
+            (QueryInput::Bytes(_), true) => return Err("`round_trip` needs a text query".into()),
+            (_, false) => None,
+        };
+        ParseExpect::Accept { json: e.json, canonical: e.canonical, warnings: e.warnings, reads_back_as }
     } else {
         ParseExpect::Reject {
             code: e.code.ok_or("a reject expectation needs `code`")?,
@@ -210,6 +230,7 @@ fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
         clock: raw.clock,
         params: raw.params,
         capability: raw.capability,
+        session: crate::case::Session { setup: raw.setup, settings: raw.settings, stream: raw.stream },
         expect: ExecuteExpect {
             results: e.results,
             ordered: e.ordered,
@@ -219,6 +240,7 @@ fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
             ignore: e.ignore,
             fields: e.fields,
             invariants,
+            stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code }),
         },
     })
 }

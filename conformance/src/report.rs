@@ -2,6 +2,7 @@
 //! closing summary line), the summary as JSON, and the human summary table.
 
 use crate::certify::Summary;
+use crate::embedded::Provenance;
 use crate::protocol::Hello;
 use crate::runner::{Outcome, Status};
 use serde_json::{Value, json};
@@ -27,9 +28,52 @@ pub fn validate_line(line: &Value) -> Result<(), String> {
     }
 }
 
+/// What a report says about the corpus a run used.
+#[derive(Debug, Clone, Default)]
+pub struct CorpusFacts {
+    /// Problems found loading the corpus (the cases concerned were not run).
+    pub errors: usize,
+    /// Where the case files came from, and their digest.
+    pub cases: Option<Provenance>,
+    /// Where the fixture stores came from, and their digest.
+    pub fixtures: Option<Provenance>,
+}
+
+impl CorpusFacts {
+    /// Only a count of corpus errors, no provenance (a corpus assembled in a test).
+    pub fn errors(errors: usize) -> Self {
+        CorpusFacts { errors, ..CorpusFacts::default() }
+    }
+
+    /// The provenance as a JSON object (`header.corpus`, the published summary's
+    /// `suite.corpus`), `None` when unknown.
+    pub fn to_json(&self) -> Option<Value> {
+        let cases = self.cases.as_ref()?;
+        let mut v = provenance_json(cases);
+        if let Some(f) = &self.fixtures {
+            v["fixtures"] = provenance_json(f);
+        }
+        Some(v)
+    }
+
+    /// One line for a person: `corpus: embedded, 83 files, sha256:…; fixtures: …`.
+    pub fn line(&self) -> Option<String> {
+        let cases = self.cases.as_ref()?;
+        let mut line = format!("corpus: {}, {} files, {}", cases.source, cases.files, cases.short_digest());
+        if let Some(f) = &self.fixtures {
+            let _ = write!(line, "; fixtures: {}, {} stores, {}", f.source, f.files, f.short_digest());
+        }
+        Some(line)
+    }
+}
+
+fn provenance_json(p: &Provenance) -> Value {
+    json!({ "source": p.source, "files": p.files, "digest": p.digest })
+}
+
 /// The header line: who was tested, with which corpus.
-pub fn header(hello: &Hello, cases: usize, corpus_errors: usize) -> Value {
-    json!({
+pub fn header(hello: &Hello, cases: usize, corpus: &CorpusFacts) -> Value {
+    let mut line = json!({
         "type": "header",
         "report_version": REPORT_VERSION,
         "suite": "cal-conformance",
@@ -42,8 +86,12 @@ pub fn header(hello: &Hello, cases: usize, corpus_errors: usize) -> Value {
             "lacks": hello.lacks.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
         },
         "cases": cases,
-        "corpus_errors": corpus_errors,
-    })
+        "corpus_errors": corpus.errors,
+    });
+    if let Some(c) = corpus.to_json() {
+        line["corpus"] = c;
+    }
+    line
 }
 
 /// One case's line.
@@ -103,13 +151,13 @@ pub fn summary_json(s: &Summary, outcomes: &[Outcome]) -> Value {
 }
 
 /// The whole JSON-lines report.
-pub fn jsonl(hello: &Hello, outcomes: &[Outcome], summary: &Summary, corpus_errors: usize) -> String {
+pub fn jsonl(hello: &Hello, outcomes: &[Outcome], summary: &Summary, corpus: &CorpusFacts) -> String {
     let mut out = String::new();
     let mut line = |v: &Value| {
         out.push_str(&v.to_string());
         out.push('\n');
     };
-    line(&header(hello, outcomes.len(), corpus_errors));
+    line(&header(hello, outcomes.len(), corpus));
     for o in outcomes {
         line(&case_line(o));
     }

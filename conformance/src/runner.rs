@@ -171,7 +171,8 @@ pub fn run_case(imp: &mut dyn Implementation, case: &Case, opts: &RunOptions, fi
                 Err(Unready::Failed(message)) => Verdict::Errored(message.clone()),
                 Ok(loaded) => {
                     let baseline = loaded.baseline.clone();
-                    let answer = imp.execute(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref());
+                    let answer =
+                        imp.execute_in(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref(), &e.session);
                     let ordered = !case.has_flag(Flag::Nondeterministic);
                     // A crashed adapter restarts without its fixtures: load again on next use.
                     if matches!(answer, Answer::Errored(_)) {

@@ -73,6 +73,7 @@ fn an_accept_compares_json_canonical_text_and_warnings_as_a_set() {
         json: Some(json!({"statement": "recall"})),
         canonical: Some("RECALL".into()),
         warnings: Some(vec!["CAL-W001".into()]),
+        reads_back_as: None,
     };
     let good = json!({"accept": true, "json": {"statement": "recall"}, "canonical": "RECALL",
                       "diagnostics": [{"code": "CAL-W001", "severity": "warning", "message": "m"}]});
@@ -91,6 +92,7 @@ fn a_canonical_text_is_compared_by_reparsing_and_its_layout_is_a_ruling() {
         json: None,
         canonical: Some("RECALL beliefs\nWHERE subject = \"alice\"\n| LIMIT 5".into()),
         warnings: None,
+        reads_back_as: None,
     };
     let laid_out = json!({"accept": true, "canonical": "recall beliefs where subject = \"alice\" | limit 5",
                           "diagnostics": []});
@@ -201,4 +203,24 @@ fn invariants_check_rendered_output_without_fixing_its_bytes() {
     assert_eq!(whats, ["/formatted contains", "/formatted parses_as", "response mentions", "/plan is"]);
     let raw = json!({"response": {"formatted": "mg:prefers tea"}});
     assert!(execute(&expect, &raw, true).mismatches.iter().any(|m| m.what == "/formatted excludes"));
+}
+
+/// A generated query's round trip: the canonical text must be the same query, in any layout,
+/// and no layout ruling is scored.
+#[test]
+fn a_round_trip_requires_the_same_tree_and_scores_no_layout() {
+    let expect = ParseExpect::Accept {
+        json: None,
+        canonical: None,
+        warnings: None,
+        reads_back_as: Some("RECALL beliefs WHERE subject = \"alice\" | LIMIT 5".into()),
+    };
+    let other_layout = json!({"accept": true, "canonical": "recall beliefs\n  where subject = \"alice\"\n  | limit 5"});
+    let j = parse(&expect, &other_layout);
+    assert!(j.mismatches.is_empty() && j.rulings.is_empty(), "{j:?}");
+    let other_query = json!({"accept": true, "canonical": "RECALL beliefs WHERE subject = \"bob\" | LIMIT 5"});
+    let whats: Vec<String> = parse(&expect, &other_query).mismatches.into_iter().map(|m| m.what).collect();
+    assert_eq!(whats, ["canonical round trip"]);
+    let none = json!({"accept": true});
+    assert_eq!(parse(&expect, &none).mismatches.len(), 1, "an accepted query without a canonical text fails");
 }

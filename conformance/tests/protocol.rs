@@ -167,6 +167,7 @@ fn every_request_type_has_a_request_and_a_response_schema() {
             clock: "2026-01-01T00:00:00Z".into(),
             params: serde_json::Map::new(),
             capability: None,
+            session: Default::default(),
         },
         Request::MgEncode { grain: json!({"type": "belief"}) },
         Request::MgDecode { hex: "00".into() },

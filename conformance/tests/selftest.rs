@@ -55,7 +55,7 @@ fn the_jsonl_report_is_a_header_one_line_per_case_and_a_summary() {
     let hello = imp.hello().expect("hello");
     let outcomes = runner::run(&mut imp, &corpus.cases, &opts());
     let summary = certify::summarize(hello.level, &outcomes);
-    let text = report::jsonl(&hello, &outcomes, &summary, 0);
+    let text = report::jsonl(&hello, &outcomes, &summary, &report::CorpusFacts::errors(0));
     let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
     assert_eq!(lines.len(), outcomes.len() + 2);
     assert_eq!(lines[0]["type"], "header");

@@ -1,7 +1,9 @@
 //! `cal conformance run|adapter|stats`: certify an implementation against the
 //! conformance corpus (docs/conformance.md). `run` without `--adapter` tests
 //! this toolchain in-process; with it, any engine through the JSON-lines
-//! protocol (conformance/PROTOCOL.md). `adapter` serves this toolchain over
+//! protocol (conformance/PROTOCOL.md). The corpus and its fixture stores are the
+//! copies embedded in this binary unless `--cases`/`--fixtures` name directories,
+//! so an installed `cal` needs no source tree. `adapter` serves this toolchain over
 //! that protocol. Exit status of `run`: 0 when the declared level is
 //! certified, 1 when it is not, 2 for usage or I/O problems.
 
@@ -11,7 +13,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use cal_conformance::adapter::{self, Broken, Ended};
+use cal_conformance::embedded::{self, Provenance};
 use cal_conformance::inprocess::InProcess;
+use cal_conformance::report::CorpusFacts;
 use cal_conformance::runner::{self, RunOptions};
 use cal_conformance::subprocess::Subprocess;
 use cal_conformance::{Implementation, Level, certify, report, seeds, stats};
@@ -32,17 +36,30 @@ pub enum ConformanceCommand {
     Seeds {
         /// The output directory (fuzz/corpus, for example).
         dir: PathBuf,
-        /// The corpus directory (default: the repository's conformance/cases).
-        #[arg(long, value_name = "DIR")]
+        /// Read the corpus from DIR instead of the copy embedded in this binary.
+        #[arg(long, visible_alias = "corpus", value_name = "DIR")]
         cases: Option<PathBuf>,
+    },
+    /// Write Appendix B's examples: request/response pairs drawn from the execute cases
+    /// (conformance/cal-examples.json), to FILE or standard output.
+    Examples {
+        /// Write to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Read the corpus from DIR instead of the copy embedded in this binary.
+        #[arg(long, visible_alias = "corpus", value_name = "DIR")]
+        cases: Option<PathBuf>,
+        /// Read the fixture stores from DIR instead of the copies embedded in this binary.
+        #[arg(long, value_name = "DIR")]
+        fixtures: Option<PathBuf>,
     },
     /// Corpus size and coverage: per kind, level, error code, keyword, WITH option, production, limit.
     Stats {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
-        /// The corpus directory (default: the repository's conformance/cases).
-        #[arg(long, value_name = "DIR")]
+        /// Read the corpus from DIR instead of the copy embedded in this binary.
+        #[arg(long, visible_alias = "corpus", value_name = "DIR")]
         cases: Option<PathBuf>,
     },
 }
@@ -70,10 +87,12 @@ pub struct RunArgs {
     /// is in shields.io's endpoint format).
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
-    /// The corpus directory (default: the repository's conformance/cases).
-    #[arg(long, value_name = "DIR")]
+    /// Read the corpus (`<kind>/<area>.json` case files) from DIR instead of the copy
+    /// embedded in this binary.
+    #[arg(long, visible_alias = "corpus", value_name = "DIR")]
     pub cases: Option<PathBuf>,
-    /// Fixture stores directory (default: the repository's conformance/fixtures).
+    /// Read the fixture stores (`<name>.mg`) from DIR instead of the copies embedded in this
+    /// binary (which are written to a temporary directory for the run).
     #[arg(long, value_name = "DIR")]
     pub fixtures: Option<PathBuf>,
     /// Timeout per request to the adapter, in milliseconds.
@@ -102,6 +121,7 @@ pub fn run(cmd: ConformanceCommand) -> ExitCode {
         ConformanceCommand::Adapter { broken } => serve(broken.as_deref()),
         ConformanceCommand::Stats { json, cases } => print_stats(json, cases),
         ConformanceCommand::Seeds { dir, cases } => write_seeds(&dir, cases),
+        ConformanceCommand::Examples { out, cases, fixtures } => write_examples(out, cases, fixtures),
     }
 }
 
@@ -113,14 +133,23 @@ fn run_suite(args: &RunArgs) -> ExitCode {
             return super::usage_error(&format!("--level {text:?}: use core, extended, evolve or full"));
         }
     };
-    let dir = args.cases.clone().unwrap_or_else(cal_conformance::default_cases_dir);
-    if !dir.is_dir() {
-        return super::usage_error(&format!("no corpus directory at {}", dir.display()));
-    }
-    let mut corpus = cal_conformance::load_corpus(&dir);
-    for e in &corpus.errors {
-        errln!("corpus: {e}");
-    }
+    let mut corpus = match corpus_at(args.cases.clone()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    // The embedded fixture stores live in a temporary directory while the run lasts.
+    let (fixtures_dir, fixtures, _written) = match &args.fixtures {
+        Some(dir) => match Provenance::of_dir(dir, "mg") {
+            Ok(p) => (dir.clone(), p, None),
+            Err(e) => return super::usage_error(&format!("cannot read the fixtures at {}: {e}", dir.display())),
+        },
+        None => match embedded::FixtureDir::write() {
+            Ok(written) => (written.path().to_path_buf(), embedded::fixtures_provenance(), Some(written)),
+            Err(e) => return super::usage_error(&format!("cannot write the embedded fixture stores: {e}")),
+        },
+    };
+    let facts =
+        CorpusFacts { errors: corpus.errors.len(), cases: Some(corpus.provenance.clone()), fixtures: Some(fixtures) };
     let mut imp: Box<dyn Implementation> = match &args.adapter {
         Some(cmd) => Box::new(Subprocess::new(cmd, Duration::from_millis(args.timeout_ms))),
         None => Box::new(InProcess::new()),
@@ -137,7 +166,7 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         corpus.cases.retain(|c| args.only.iter().any(|p| c.id.starts_with(p.as_str())));
     }
     let opts = RunOptions {
-        fixtures_dir: args.fixtures.clone().unwrap_or_else(cal_conformance::default_fixtures_dir),
+        fixtures_dir,
         max_level,
         deadline: Some(Duration::from_secs(args.deadline)),
         max_consecutive_timeouts: Some(args.max_timeouts),
@@ -151,20 +180,20 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         summary = summary.filtered(only.join(" "));
     }
     if let Some(path) = &args.report {
-        let text = report::jsonl(&hello, &outcomes, &summary, corpus.errors.len());
+        let text = report::jsonl(&hello, &outcomes, &summary, &facts);
         if let Err(e) = super::write_file(path, text.as_bytes()) {
             return super::usage_error(&e);
         }
     }
     let date = cal_conformance::publish::today();
     if let Some(path) = &args.summary_md {
-        let text = cal_conformance::publish::summary_markdown(&hello, &summary, &outcomes, corpus.errors.len(), &date);
+        let text = cal_conformance::publish::summary_markdown(&hello, &summary, &outcomes, &facts, &date);
         if let Err(e) = super::write_file(path, text.as_bytes()) {
             return super::usage_error(&e);
         }
     }
     if let Some(path) = &args.summary_json {
-        let doc = cal_conformance::publish::summary_document(&hello, &summary, &outcomes, corpus.errors.len(), &date);
+        let doc = cal_conformance::publish::summary_document(&hello, &summary, &outcomes, &facts, &date);
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
         if let Err(e) = super::write_file(path, text.as_bytes()) {
             return super::usage_error(&e);
@@ -175,6 +204,9 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         outln!("{}", serde_json::to_string_pretty(&j).unwrap_or_default());
     } else {
         out!("{}", report::human(&hello, &summary, &outcomes, args.max_failures));
+        if let Some(line) = facts.line() {
+            outln!("{line}");
+        }
     }
     let passed = if filtered { summary.all_required_passed() } else { summary.declared_certified() };
     if passed { super::OK } else { super::invalid() }
@@ -202,14 +234,14 @@ fn serve(broken: Option<&str>) -> ExitCode {
     }
 }
 
-/// The case corpus at `cases` (or the repository's), its load errors reported;
-/// a usage error when there is no such directory.
+/// The case corpus at `cases`, or the copy embedded in this binary, its load errors
+/// reported; a usage error when `cases` is not a directory.
 fn corpus_at(cases: Option<PathBuf>) -> Result<cal_conformance::Corpus, ExitCode> {
-    let dir = cases.unwrap_or_else(cal_conformance::default_cases_dir);
-    if !dir.is_dir() {
-        return Err(super::usage_error(&format!("no corpus directory at {}", dir.display())));
-    }
-    let corpus = cal_conformance::load_corpus(&dir);
+    let corpus = match cases {
+        None => cal_conformance::load_embedded_corpus(),
+        Some(dir) if dir.is_dir() => cal_conformance::load_corpus(&dir),
+        Some(dir) => return Err(super::usage_error(&format!("no corpus directory at {}", dir.display()))),
+    };
     for e in &corpus.errors {
         errln!("corpus: {e}");
     }
@@ -241,5 +273,42 @@ fn write_seeds(out: &std::path::Path, cases: Option<PathBuf>) -> ExitCode {
             super::OK
         }
         Err(e) => super::usage_error(&format!("cannot write seeds under {}: {e}", out.display())),
+    }
+}
+
+fn write_examples(out: Option<PathBuf>, cases: Option<PathBuf>, fixtures: Option<PathBuf>) -> ExitCode {
+    let corpus = match corpus_at(cases) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let written;
+    let dir = match fixtures {
+        Some(dir) => dir,
+        None => match embedded::FixtureDir::write() {
+            Ok(w) => {
+                written = w;
+                written.path().to_path_buf()
+            }
+            Err(e) => return super::usage_error(&format!("cannot write the embedded fixture stores: {e}")),
+        },
+    };
+    let doc = match cal_conformance::examples::build(&corpus.cases, &dir) {
+        Ok(doc) => doc,
+        Err(e) => return super::usage_error(&format!("examples: {e}")),
+    };
+    let text = cal_conformance::examples::to_text(&doc);
+    match out {
+        Some(path) => match super::write_file(&path, text.as_bytes()) {
+            Ok(()) => {
+                let n = doc["examples"].as_array().map_or(0, Vec::len);
+                errln!("{n} examples written to {}", path.display());
+                super::OK
+            }
+            Err(e) => super::usage_error(&e),
+        },
+        None => {
+            out!("{text}");
+            super::OK
+        }
     }
 }

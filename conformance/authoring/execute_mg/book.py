@@ -5,7 +5,7 @@ case files (`conformance/cases/execute/<area>.json`, < 150 cases each)."""
 import json
 import os
 
-from oracle import CLOCK, ROOT, compare, field, fixture, run_toolchain, select
+from oracle import CLOCK, ROOT, compare, field, fixture, run_session, run_toolchain, select
 
 # Predicate helpers over oracle records (CAL §5.4: a missing field never matches).
 
@@ -69,10 +69,12 @@ SEEN = set()
 
 def add(area, cid, fx, query, level, tags, sections, *, sel=None, keys=None, ordered=False, total=None,
         error=None, fields=None, warnings=None, clock=CLOCK, params=None, capability=None, flags=None,
-        desc=None, with_total=False, empty=False, invariants=None, rulings=None):
+        desc=None, with_total=False, empty=False, invariants=None, rulings=None, setup=None, settings=None,
+        stream=None, stream_end=None):
     """One execute case; `sel` (a Sel), `keys` (grain keys) or `empty` give the results;
     `invariants` check rendered output (docs/spec-decisions-conformance.md C18); `rulings` name
-    the assertions that come from a project ruling (C13)."""
+    the assertions that come from a project ruling (C13); `setup`, `settings` and `stream` shape the
+    session the query runs in, and `stream_end` says how a streamed delivery ends (PROTOCOL.md)."""
     assert cid not in SEEN, cid
     SEEN.add(cid)
     case = {"id": cid, "kind": "execute", "level": level, "tags": tags, "sections": sections}
@@ -91,6 +93,12 @@ def add(area, cid, fx, query, level, tags, sections, *, sel=None, keys=None, ord
         case["params"] = params
     if capability:
         case["capability"] = capability
+    if setup:
+        case["setup"] = setup
+    if settings:
+        case["settings"] = settings
+    if stream:
+        case["stream"] = stream
     expect = {}
     if error:
         expect["error"] = {"code": error}
@@ -116,6 +124,8 @@ def add(area, cid, fx, query, level, tags, sections, *, sel=None, keys=None, ord
         expect["fields"] = fields
     if invariants:
         expect["invariants"] = invariants
+    if stream_end:
+        expect["stream_end"] = stream_end
     case["expect"] = expect
     CASES.setdefault(area, []).append(case)
     return case
@@ -131,8 +141,12 @@ def reconcile_and_write(descriptions):
     for area, cases in sorted(CASES.items()):
         for c in cases:
             n += 1
-            resp, warnings = run_toolchain(c["fixture"], c["query"], c["clock"], c.get("params"), c.get("capability"))
-            diffs = compare(c, resp, warnings)
+            if any(k in c for k in ("setup", "settings", "stream")):
+                resp, warnings, events = run_session(c)
+            else:
+                resp, warnings = run_toolchain(c["fixture"], c["query"], c["clock"], c.get("params"), c.get("capability"))
+                events = None
+            diffs = compare(c, resp, warnings, events)
             if diffs:
                 lines.append(f"- `{c['id']}` — `{c['query']}`")
                 lines.extend(f"  - {d}" for d in diffs)

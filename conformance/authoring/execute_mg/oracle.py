@@ -235,12 +235,42 @@ def toon_rows_indented(text):
     return "\n".join(out)
 
 
-def compare(case, resp, warnings):
+def run_session(case):
+    """Our toolchain's answer to a case that needs a session (`setup`, `settings`, `stream`):
+    `cal run` has none, so the case goes through `cal conformance adapter` as the runner sends
+    it. Returns (response, warnings, events)."""
+    p = subprocess.Popen([CAL, "conformance", "adapter"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    fx = case["fixture"]
+    reqs = [{"id": 1, "type": "hello"},
+            {"id": 2, "type": "load_fixture", "name": fx, "path": os.path.join(ROOT, "fixtures", fx + ".mg")}]
+    ex = {"id": 3, "type": "execute", "fixture": fx, "query": case["query"], "clock": case["clock"],
+          "params": case.get("params", {})}
+    for k in ("capability", "setup", "settings", "stream"):
+        if k in case:
+            ex[k] = case[k]
+    reqs.append(ex)
+    out, _ = p.communicate("".join(json.dumps(r) + "\n" for r in reqs))
+    answer = json.loads(out.splitlines()[-1])
+    if answer.get("status") != "ok":
+        return {"error": {"code": None, "message": answer.get("message")}}, [], None
+    resp = answer["result"]["response"]
+    warnings = [w.get("code") for w in (resp.get("_cal") or {}).get("warnings", [])]
+    return resp, warnings, answer["result"].get("events")
+
+
+def compare(case, resp, warnings, events=None):
     """Differences between the case's expectation and our toolchain's response."""
     e = case["expect"]
     diffs = []
     if resp is None:
         return ["no JSON response"]
+    if "stream_end" in e:
+        last = (events or [{}])[-1]
+        if last.get("type") != e["stream_end"]["event"]:
+            diffs.append(f"last stream event: expected {e['stream_end']['event']}, got {last.get('type')}")
+        code = e["stream_end"].get("code")
+        if code and code not in json.dumps([last, resp]):
+            diffs.append(f"stream code {code} reported nowhere")
     err = (resp.get("error") or {}).get("code") if isinstance(resp.get("error"), dict) else None
     if "error" in e:
         if err != e["error"]["code"]:

@@ -1,0 +1,37 @@
+//! The grammar-directed generated cases (`conformance/cases/generated/`): stored, exactly
+//! what their generator writes from its seed, flagged generated, and passed by our engine.
+
+use cal_conformance::case::{Body, ParseExpect};
+use cal_conformance::inprocess::InProcess;
+use cal_conformance::runner::{self, RunOptions, Status};
+use cal_conformance::{Flag, default_cases_dir, load_corpus};
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn the_stored_files_are_what_the_generator_writes_from_its_seed() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("authoring/generated/grammar_cases.py");
+    let out = Command::new("python3").arg(&script).arg("--check").output().expect("python3 runs the generator");
+    assert!(
+        out.status.success(),
+        "conformance/cases/generated is not what the generator writes: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn seven_thousand_generated_cases_our_engine_passes() {
+    let corpus = load_corpus(&default_cases_dir());
+    let cases: Vec<_> = corpus.cases.into_iter().filter(|c| c.id.starts_with("gen.grammar.")).collect();
+    assert!(cases.len() >= 7_000, "{}", cases.len());
+    assert!(cases.iter().all(|c| c.has_flag(Flag::Generated)));
+    let round_trips = cases
+        .iter()
+        .filter(|c| matches!(&c.body, Body::Parse(p) if matches!(&p.expect, ParseExpect::Accept { reads_back_as: Some(_), .. })))
+        .count();
+    assert!(round_trips >= 4_000, "{round_trips}");
+    let outcomes = runner::run(&mut InProcess::new(), &cases, &RunOptions::default());
+    let bad: Vec<_> = outcomes.iter().filter(|o| o.status != Status::Passed).take(5).collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+}
