@@ -27,9 +27,6 @@ const OMS_READERS: &[&str] = &["interp/src/fields.rs"];
 /// (file, text on the line, why).
 const NOT_FIELDS: &[(&str, &str, &str)] = &[
     ("interp/src/stream/events.rs", r#"k != "type""#, "the `type` member of an event object (§11.3)"),
-    ("render/src/formats/mod.rs", r#""state" | "phase" | "type" | "role" | "time""#, "attribute names of §10.3.2"),
-    ("render/src/formats/toon.rs", r#""confidence" | "state" | "phase" | "type""#, "TOON column names (§10.9.3)"),
-    ("render/src/formats/toon.rs", r#"c == "content""#, "the TOON `content` column"),
     ("parser/src/syntax/recall.rs", r#""content" | "attr""#, "the PROJECT words content(…) and attr(…)"),
     ("lsp/src/engine/semantic.rs", r#"o == "hash""#, "a token kind for semantic highlighting"),
     ("lsp/src/engine/context.rs", r#"f == "content""#, "the PROJECT word content(…)"),

@@ -89,6 +89,33 @@ pub static FULL_EXTRAS: &[ProjectionAttr] = &[
 /// and the template variables `grain.subject`/`grain.object` read.
 pub const TRIPLE: [&str; 3] = ["subject", "relation", "object"];
 
+/// The text column of a TOON row and the content of every element (§10.3.2, §10.9.3).
+pub const CONTENT_COLUMN: &str = "content";
+
+/// §10.9.3's TOON column set of a grain type at standard disclosure: attribute names of its
+/// projection, and [`CONTENT_COLUMN`].
+pub const fn toon_columns(grain: GrainType) -> &'static [&'static str] {
+    match grain {
+        G::Belief => &["subject", CONTENT_COLUMN, "confidence"],
+        G::Event => &["role", "time", CONTENT_COLUMN],
+        G::Goal => &["subject", CONTENT_COLUMN, "state"],
+        G::Action => &["tool", "phase", CONTENT_COLUMN],
+        G::Observation => &["observer", CONTENT_COLUMN],
+        G::Reasoning => &["type", CONTENT_COLUMN],
+        G::State => &["context", CONTENT_COLUMN],
+        G::Workflow => &["trigger", CONTENT_COLUMN],
+        G::Consensus => &["threshold", "count", CONTENT_COLUMN],
+        G::Consent => &["grantor", "grantee", "action", CONTENT_COLUMN],
+    }
+}
+
+/// The TOON columns summary disclosure drops (§10.9.3): the measures and states a headline
+/// can do without.
+pub const TOON_SUMMARY_DROPS: &[&str] = &["confidence", "state", "phase", "type"];
+
+/// Attributes the prose formats write as a bare value (`(active)` rather than `(state: active)`).
+pub const BARE_ATTRS: &[&str] = &["state", "phase", "type", "role", "time", "action"];
+
 /// The default projection of `grain`.
 pub fn projection(grain: GrainType) -> &'static Projection {
     PROJECTIONS.iter().find(|p| p.grain_type == grain).expect("one projection per grain type")

@@ -85,7 +85,7 @@ pub(crate) fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Attributes written as a bare value in prose formats (`(active)` rather than `(state: active)`).
 pub(crate) fn is_bare(name: &str) -> bool {
-    matches!(name, "state" | "phase" | "type" | "role" | "time" | "action")
+    cal_grammar::fields::BARE_ATTRS.contains(&name)
 }
 
 /// `Beliefs` from `beliefs`, `Recent events` from `recent_events`.

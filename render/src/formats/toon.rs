@@ -6,6 +6,7 @@
 //! ASSEMBLE (§10.9.4).
 
 use cal_grammar::GrainType;
+use cal_grammar::fields::CONTENT_COLUMN;
 use serde_json::{Map, Value};
 
 use super::{Assembly, Doc};
@@ -230,20 +231,9 @@ pub fn encode(v: &Value) -> String {
 /// One column: its header name and where its value comes from (`content` or an attribute).
 type Column = &'static str;
 
-/// §10.9.3's column set of a grain type at standard disclosure.
+/// §10.9.3's column set of a grain type at standard disclosure (grammar's table).
 pub fn columns(t: GrainType) -> &'static [Column] {
-    match t {
-        GrainType::Belief => &["subject", "content", "confidence"],
-        GrainType::Event => &["role", "time", "content"],
-        GrainType::Goal => &["subject", "content", "state"],
-        GrainType::Action => &["tool", "phase", "content"],
-        GrainType::Observation => &["observer", "content"],
-        GrainType::Reasoning => &["type", "content"],
-        GrainType::State => &["context", "content"],
-        GrainType::Workflow => &["trigger", "content"],
-        GrainType::Consensus => &["threshold", "count", "content"],
-        GrainType::Consent => &["grantor", "grantee", "action", "content"],
-    }
+    cal_grammar::fields::toon_columns(t)
 }
 
 /// The columns of a same-type group: §10.9.3's set, minus `confidence`, `state`, `phase` and
@@ -254,13 +244,13 @@ fn group_columns(els: &[&Element], disclosure: Disclosure, projected: Option<&[S
     if let Some(attrs) = projected {
         let mut cols = Vec::new();
         if els.iter().any(|e| !e.content.is_empty()) {
-            cols.push("content".to_string());
+            cols.push(CONTENT_COLUMN.to_string());
         }
         cols.extend(attrs.iter().cloned());
         return cols;
     }
     let Some(t) = els.first().and_then(|e| e.grain_type) else {
-        let mut cols = vec!["content".to_string()];
+        let mut cols = vec![CONTENT_COLUMN.to_string()];
         for e in els {
             for a in &e.attrs {
                 if !cols.contains(&a.name) {
@@ -278,7 +268,7 @@ fn group_columns(els: &[&Element], disclosure: Disclosure, projected: Option<&[S
 fn type_columns(t: GrainType, disclosure: Disclosure, deadline: bool) -> Vec<String> {
     let mut cols: Vec<String> = columns(t)
         .iter()
-        .filter(|c| disclosure != Disclosure::Summary || !matches!(**c, "confidence" | "state" | "phase" | "type"))
+        .filter(|c| disclosure != Disclosure::Summary || !cal_grammar::fields::TOON_SUMMARY_DROPS.contains(c))
         .map(|c| (*c).to_string())
         .collect();
     if t == GrainType::Goal && disclosure != Disclosure::Summary && deadline {
@@ -293,7 +283,7 @@ fn type_columns(t: GrainType, disclosure: Disclosure, deadline: bool) -> Vec<Str
 fn row(e: &Element, cols: &[String]) -> String {
     cols.iter()
         .map(|c| {
-            if c == "content" {
+            if c == CONTENT_COLUMN {
                 string(&e.content, ',')
             } else {
                 e.attr(c).map_or_else(|| "null".to_string(), |v| primitive(&v.to_json(), ','))
@@ -344,7 +334,9 @@ pub fn recall(els: &[Element], disclosure: Disclosure, projected: Option<&[Strin
 pub fn empty_recall(t: Option<GrainType>, disclosure: Disclosure, project: Option<&Project>) -> String {
     let Some(t) = t else { return header(None, 0, None) };
     let cols = match project {
-        Some(p) => (!p.content.is_empty()).then(|| "content".to_string()).into_iter().chain(p.attrs.clone()).collect(),
+        Some(p) => {
+            (!p.content.is_empty()).then(|| CONTENT_COLUMN.to_string()).into_iter().chain(p.attrs.clone()).collect()
+        }
         None => type_columns(t, disclosure, false),
     };
     header(Some(t.plural()), 0, Some(&cols))
