@@ -172,6 +172,8 @@ codes! {
     extensions {
     E901 = "CAL-E901", "CapabilityRefused", "18.1", Execute, "CapabilityRefused -- the capability token is invalid, expired, spent or not signed by this server (one text for all, §20.1)";
     E902 = "CAL-E902", "OperationNotAllowed", "18.1", Execute, "OperationNotAllowed -- the capability token does not allow this operation or grain type";
+    E903 = "CAL-E903", "ServiceDisabled", "20.3", Execute, "ServiceDisabled -- the master kill switch of this store is on: every CAL operation is refused";
+    E904 = "CAL-E904", "PolicyDenied", "19.1", Execute, "PolicyDenied -- the store's invalidation policy (OMS §23) refused the write";
     }
 }
 

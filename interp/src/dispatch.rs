@@ -17,13 +17,26 @@ use crate::{compose, describe, history, setops};
 /// CAL-E044 (§2.4): Tier 1 statements are parsed and explainable, never executed here.
 pub fn tier1_refused(cx: &Ctx<'_>, s: &Statement) -> Diagnostic {
     let what = s.kind_name().to_uppercase();
-    let message = if cx.config.tier1_enabled {
-        format!("{what} is a Tier 1 statement, and this interpreter executes Tier 0 only; nothing was written.")
-    } else {
-        format!("{what} is a Tier 1 statement and Tier 1 is not enabled; nothing was written.")
-    };
-    Diagnostic::new(Code::E044, s.span(), message)
-        .with_suggestion(format!("Preview it with `EXPLAIN {what} …` (a dry run that names its side effects)."))
+    if cx.config.tier1_enabled {
+        return Diagnostic::new(
+            Code::E044,
+            s.span(),
+            format!(
+                "{what} is a Tier 1 statement: it runs in two phases, prepare then execute (§18.2), never directly; nothing was written."
+            ),
+        )
+        .with_suggestion(
+            "Prepare it (`cal prepare --store DB --token T '…'`, or POST /memories/{id}/cal/prepare), review the preview, then execute the prepared token (`cal execute --store DB PREPARED.json`, or POST …/cal/execute).",
+        );
+    }
+    Diagnostic::new(
+        Code::E044,
+        s.span(),
+        format!("{what} is a Tier 1 statement and Tier 1 is not enabled here; nothing was written."),
+    )
+    .with_suggestion(format!(
+        "Preview it with `EXPLAIN {what} …` (a dry run); to write, present a Tier 1 capability token and use prepare/execute."
+    ))
 }
 
 /// Runs one statement with its plan node. Exhaustive over the twelve statements (§2.3).

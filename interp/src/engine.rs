@@ -15,7 +15,9 @@ use crate::config::{ExecOptions, InterpConfig, Timing};
 use crate::context::{Ctx, Deadline, Stats};
 use crate::dispatch::{run_statement, tier1_refused};
 use crate::envelope::{self, Response};
+use crate::evolve::{self, Preview};
 use crate::facade::ReadFacade;
+use crate::outcome::Evolved;
 use crate::outcome::{Outcome, PlanOutcome};
 use crate::stream::{CancelToken, Emitter, EventSink};
 use crate::{recall, templates};
@@ -157,6 +159,41 @@ impl<F: ReadFacade> Interpreter<F> {
         response
     }
 
+    /// The store-aware preview of an evolve statement (§18.2 prepare): the exact grain it
+    /// would write, judged against the store as it is now. A read statement, a DEFINE
+    /// TEMPLATE or a query with LET bindings is not an evolve statement (CAL-E044 names
+    /// what is).
+    pub fn preview(&self, query: &Query, opts: &ExecOptions) -> Result<Preview, Diagnostic> {
+        let cx = self.idle_context(query, opts);
+        match &query.body {
+            QueryBody::Statement(s) if s.is_tier1() && query.lets.is_empty() => evolve::preview(&cx, s),
+            _ => Err(Diagnostic::new(
+                Code::E044,
+                query.span,
+                "Only ADD, SUPERSEDE and REVERT are prepared; read statements run directly.",
+            )
+            .with_suggestion("Run this query directly (POST …/cal, or `cal run`).")),
+        }
+    }
+
+    /// The response to an evolve statement the service layer performed (`Ok`, the preview it
+    /// wrote) or refused at execute (`Err`), audited like any execution.
+    pub fn evolved(&self, query: &Query, opts: &ExecOptions, result: Result<&Preview, Diagnostic>) -> Response {
+        let plan = self.plan(query, opts);
+        let mut cx = self.idle_context(query, opts);
+        let body = result.map(|p| {
+            cx.stats.store_ops += 1;
+            Outcome::Evolved(Evolved { evolve: p.to_json(), grains_written: 1 })
+        });
+        let duration = match opts.timing {
+            Timing::Measured => cx.deadline.elapsed_ms(),
+            Timing::Fixed(ms) => ms,
+        };
+        let response = envelope::respond(&cx, &plan, body, duration);
+        self.audit(&cx, &response, plan.tier, duration);
+        response
+    }
+
     /// EXPLAIN of a query that is not written with EXPLAIN (`cal explain`).
     pub fn explain(&self, query: &Query, opts: &ExecOptions) -> Response {
         let plan = self.plan(query, opts);
@@ -173,6 +210,15 @@ impl<F: ReadFacade> Interpreter<F> {
     }
 }
 
+/// EXPLAIN's view of an evolve statement against the current store: the preview, or the
+/// refusal executing it would meet (EXPLAIN itself succeeds: it is a dry run).
+fn store_preview(cx: &Ctx<'_>, s: &Statement) -> serde_json::Value {
+    match evolve::preview(cx, s) {
+        Ok(p) => p.to_json(),
+        Err(d) => serde_json::json!({ "would_refuse": crate::errors::diagnostic_json(&d) }),
+    }
+}
+
 fn run_query(cx: &mut Ctx<'_>, query: &Query, plan: &Plan) -> Result<Outcome, Diagnostic> {
     if let Some(v) = query.version
         && v.major != 1
@@ -184,8 +230,14 @@ fn run_query(cx: &mut Ctx<'_>, query: &Query, plan: &Plan) -> Result<Outcome, Di
         QueryBody::Statement(s) => s,
         QueryBody::DefineTemplate(d) => return templates::define(cx, d).map(Outcome::TemplateDefined),
     };
-    if let (Statement::Explain(_), Node::Explain(inner)) = (statement, &plan.root) {
-        return Ok(Outcome::Plan(PlanOutcome { plan: inner.to_json() }));
+    if let (Statement::Explain(e), Node::Explain(inner)) = (statement, &plan.root) {
+        let mut plan = inner.to_json();
+        if e.statement.is_tier1()
+            && let Some(m) = plan.as_object_mut()
+        {
+            m.insert("store_preview".into(), store_preview(cx, &e.statement));
+        }
+        return Ok(Outcome::Plan(PlanOutcome { plan }));
     }
     if statement.is_tier1() {
         return Err(tier1_refused(cx, statement));

@@ -42,6 +42,7 @@ mod dispatch;
 mod engine;
 mod envelope;
 mod errors;
+pub mod evolve;
 mod facade;
 pub mod fields;
 mod history;

@@ -28,6 +28,8 @@ pub enum Outcome {
     Batch(BatchOutcome),
     /// DEFINE TEMPLATE.
     TemplateDefined(TemplateDefined),
+    /// ADD, SUPERSEDE or REVERT, performed (§8.8–§8.10).
+    Evolved(Evolved),
 }
 
 impl Outcome {
@@ -298,6 +300,15 @@ pub struct BatchOutcome {
     pub results: Labelled<Slot>,
     /// Entries.
     pub total: usize,
+}
+
+/// A performed evolve statement: what was written, in the preview's words.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evolved {
+    /// The preview it performed ([`crate::evolve::Preview::to_json`]).
+    pub evolve: Json,
+    /// Grains written: always 1.
+    pub grains_written: usize,
 }
 
 /// DEFINE TEMPLATE.

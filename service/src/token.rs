@@ -228,7 +228,7 @@ impl Claims {
 }
 
 /// A random UUID v4 (RFC 9562 §5.4), lower case.
-fn uuid_v4() -> Result<String, TokenError> {
+pub(crate) fn uuid_v4() -> Result<String, TokenError> {
     let mut b = [0u8; 16];
     getrandom::fill(&mut b).map_err(|e| TokenError::Invalid(format!("no randomness available: {e}")))?;
     b[6] = (b[6] & 0x0f) | 0x40;
@@ -257,9 +257,7 @@ impl CapabilityToken {
     }
 
     fn sign(&self, key: &ServerKey) -> String {
-        let mut mac = HmacSha256::new_from_slice(key.bytes()).expect("HMAC takes any key length");
-        mac.update(self.signing_input().as_bytes());
-        mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect()
+        sign_hex(key, &self.signing_input())
     }
 
     /// Claims that contradict each other are refused before the signature is even looked at
@@ -292,10 +290,7 @@ impl CapabilityToken {
     /// Checks the signature (in constant time) and the validity window at `now_ms`, and
     /// returns the token as something a request may rely on.
     pub fn verify(&self, key: &ServerKey, now_ms: i64) -> Result<Verified, TokenError> {
-        let sig = unhex(&self.signature).ok_or(TokenError::BadSignature)?;
-        let mut mac = HmacSha256::new_from_slice(key.bytes()).expect("HMAC takes any key length");
-        mac.update(self.signing_input().as_bytes());
-        mac.verify_slice(&sig).map_err(|_| TokenError::BadSignature)?;
+        verify_hex(key, &self.signing_input(), &self.signature)?;
         self.check_consistent()?;
         if now_ms >= self.expires_at {
             return Err(TokenError::Expired);
@@ -305,6 +300,21 @@ impl CapabilityToken {
         }
         Ok(Verified { token: self.clone() })
     }
+}
+
+/// Lower-case hex HMAC-SHA256 of `input` under the server key.
+pub(crate) fn sign_hex(key: &ServerKey, input: &str) -> String {
+    let mut mac = HmacSha256::new_from_slice(key.bytes()).expect("HMAC takes any key length");
+    mac.update(input.as_bytes());
+    mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Checks a lower-case hex HMAC-SHA256 of `input`, in constant time.
+pub(crate) fn verify_hex(key: &ServerKey, input: &str, signature: &str) -> Result<(), TokenError> {
+    let sig = unhex(signature).ok_or(TokenError::BadSignature)?;
+    let mut mac = HmacSha256::new_from_slice(key.bytes()).expect("HMAC takes any key length");
+    mac.update(input.as_bytes());
+    mac.verify_slice(&sig).map_err(|_| TokenError::BadSignature)
 }
 
 fn unhex(s: &str) -> Option<Vec<u8>> {

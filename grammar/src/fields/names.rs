@@ -37,6 +37,10 @@ pub const SOURCE_TYPE: &str = "source_type";
 pub const SESSION_ID: &str = "session_id";
 /// A goal's prerequisite goals (content addresses).
 pub const DEPENDS_ON: &str = "depends_on";
+/// A goal's state (CAL words, stored as OMS states).
+pub const GOAL_STATE: &str = "goal_state";
+/// A goal's deadline (an instant).
+pub const DEADLINE: &str = "deadline";
 /// A consent's scope (also the SCOPE keyword of `IN SCOPE "…"`).
 pub const SCOPE: &str = "scope";
 
@@ -62,5 +66,7 @@ pub const ALL: &[&str] = &[
     SOURCE_TYPE,
     SESSION_ID,
     DEPENDS_ON,
+    GOAL_STATE,
+    DEADLINE,
     SCOPE,
 ];

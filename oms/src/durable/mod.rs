@@ -34,6 +34,7 @@ mod read;
 mod rows;
 pub mod schema;
 mod tokens;
+mod txn;
 mod verify;
 mod write;
 
@@ -48,6 +49,7 @@ use crate::store::StoreConfig;
 
 pub use ingest::ImportReport;
 pub use tokens::TokenUse;
+pub use txn::{AuditRecord, StoredTemplate, TemplateSlot, Tx};
 pub use verify::{StoreStats, VerifyReport};
 
 /// The first 16 bytes of every SQLite database file.
@@ -202,6 +204,9 @@ impl DurableStore {
             }
             Err(e) => return Err(e),
         };
+        if opts.write {
+            schema::upgrade(&conn)?;
+        }
         Ok(DurableStore {
             conn: Mutex::new(conn),
             config,
@@ -221,7 +226,7 @@ impl DurableStore {
         &self.path
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
         // Every transaction is committed or rolled back before the guard is
         // released, so a poisoned lock holds a consistent connection.
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -236,11 +241,11 @@ impl DurableStore {
         Ok(Snapshot { conn })
     }
 
-    fn now(&self) -> i64 {
+    pub(crate) fn now(&self) -> i64 {
         (self.config.clock)()
     }
 
-    fn writable(&self) -> Result<()> {
+    pub(crate) fn writable(&self) -> Result<()> {
         if self.write {
             Ok(())
         } else {

@@ -20,7 +20,25 @@ pub const APPLICATION_ID: i32 = 0x4341_4C53;
 /// `PRAGMA user_version`: the layout version this code reads and writes.
 /// Version 1 (development builds of 2026-11-25 only) had no count rows and
 /// other checksums; such a file is refused as an unsupported layout.
-pub const SCHEMA_VERSION: i32 = 2;
+/// Version 2 lacked the Tier 1 control tables (`switches`, `rate_events`):
+/// it is read as is, and upgraded in place when opened for writing
+/// ([`upgrade`]).
+pub const SCHEMA_VERSION: i32 = 3;
+
+/// The tables version 3 added, created by [`create`] and by [`upgrade`].
+const CONTROL_TABLES: &str = r"
+CREATE TABLE IF NOT EXISTS switches (
+    name   TEXT    PRIMARY KEY,
+    on_    INTEGER NOT NULL,
+    set_at INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS rate_events (
+    bucket TEXT    NOT NULL,
+    at_ms  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rate_events_bucket ON rate_events (bucket, at_ms);
+";
 
 /// The tables whose rows may never be updated or deleted.
 pub const APPEND_ONLY_TABLES: &[&str] = &["grains", "supersessions", "reverts", "templates", "audit"];
@@ -150,6 +168,7 @@ CREATE TABLE audit (
 /// Creates the layout in an empty database (inside the caller's transaction).
 pub(crate) fn create(conn: &Connection) -> Result<()> {
     let mut sql = String::from(TABLES);
+    sql.push_str(CONTROL_TABLES);
     for table in APPEND_ONLY_TABLES {
         for op in ["UPDATE", "DELETE"] {
             sql.push_str(&format!(
@@ -185,10 +204,21 @@ pub(crate) fn check(conn: &Connection) -> Result<()> {
              (create one with `cal store init`)"
         ))));
     }
-    if version != SCHEMA_VERSION {
+    if version != SCHEMA_VERSION && version != 2 {
         return Err(OmsError::Unsupported {
             feature: format!("store layout version {version} (this toolchain reads version {SCHEMA_VERSION})"),
         });
     }
     Ok(())
+}
+
+/// Brings a version 2 store to version 3 (adds the control tables), inside one
+/// transaction; a store already at version 3 is left alone.
+pub(crate) fn upgrade(conn: &Connection) -> Result<()> {
+    let version: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(super::db_error)?;
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    conn.execute_batch(&format!("BEGIN IMMEDIATE; {CONTROL_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
+        .map_err(super::db_error)
 }

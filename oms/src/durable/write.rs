@@ -28,7 +28,7 @@ use crate::store::record::{Parsed, Record, derived_from, parse_entry, str_field}
 use crate::store::{MAX_HOPS, Store, StoreConfig};
 
 /// The most grains one write may need to look at.
-const MAX_WORKING_SET: usize = 100_000;
+pub(crate) const MAX_WORKING_SET: usize = 100_000;
 
 /// Where a write's working set starts.
 #[derive(Default)]
@@ -61,7 +61,7 @@ impl Seeds {
         self.addresses.push(address);
     }
 
-    fn for_new(g: &Grain, address: ContentAddress) -> Seeds {
+    pub(crate) fn for_new(g: &Grain, address: ContentAddress) -> Seeds {
         let mut s = Seeds::default();
         s.add_grain(g, address);
         s

@@ -1,0 +1,701 @@
+//! The service: one durable store, one server key, and every request a
+//! caller can make of them — run a query, prepare an evolve statement,
+//! execute a prepared one — each passing the same gate in the same order:
+//!
+//! 1. the master kill switch (CAL-E903; §20.3);
+//! 2. the credential (CAL-E901, one text for every reason; §20.1);
+//! 3. the operations of the query against the token (CAL-E044, E902; §18.1);
+//! 4. the Tier 1 kill switch for an operation that writes (CAL-E044; §20.3);
+//! 5. one use of the token, counted in the store (§18.1 `max_uses`);
+//! 6. the statement itself; a write is judged by the store's policy code
+//!    (§17.2 policy gate) and charged to the token's write quota and to the
+//!    namespace's per-minute rates in the write's own transaction
+//!    (CAL-E043, E052; §20.1).
+//!
+//! Every request leaves exactly one entry in the store's hash-chained audit
+//! trail (§21), refused or not, at whatever step; the entry of a write is
+//! appended in the write's transaction, so no write exists without its entry.
+//! The namespace and user always come from the token (§18.3).
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use cal_grammar::limits::MAX_TEMPLATES;
+use cal_grammar::{Code, Diagnostic, Span};
+use cal_interp::evolve::{Operation, Preview};
+use cal_interp::{AuditEntry, AuditSink, DurableFacade, ExecOptions, InterpConfig, Interpreter, ReadFacade, Response};
+use cal_parser::ast::{Query, QueryBody};
+use oms::durable::{DurableStore, TemplateSlot, Tx};
+use oms::{ContentAddress, OmsError};
+use serde_json::{Value as Json, json};
+
+use crate::gate::{self, Refusal};
+use crate::key::ServerKey;
+use crate::prepared::{PREPARED_TTL_MS, PreparedToken};
+use crate::token::{Op, Verified};
+
+/// The kill switches of §20.3, stored per store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Switch {
+    /// Every CAL operation refused (HTTP 503).
+    Master,
+    /// ADD, SUPERSEDE, REVERT and DEFINE TEMPLATE refused; reads go on (HTTP 403).
+    Tier1,
+}
+
+impl Switch {
+    /// Its name in the store and on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Switch::Master => "master",
+            Switch::Tier1 => "tier1",
+        }
+    }
+}
+
+/// Per-namespace limits on evolve operations per minute (§17.3, §20.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rates {
+    /// ADD per minute (§17.3: 20); past it, CAL-E052.
+    pub add: u64,
+    /// SUPERSEDE per minute (§17.3: 10); past it, CAL-E043.
+    pub supersede: u64,
+    /// REVERT per minute (§17.3: 5); past it, CAL-E043.
+    pub revert: u64,
+    /// Evolve operations of any kind per minute (§20.1 "write quota (20/min)"); past it, CAL-E043.
+    pub evolve: u64,
+}
+
+impl Default for Rates {
+    fn default() -> Self {
+        Rates { add: 20, supersede: 10, revert: 5, evolve: 20 }
+    }
+}
+
+/// How a service is set up.
+#[derive(Debug, Clone, Default)]
+pub struct ServiceConfig {
+    /// The interpreter's settings (timeouts, server name, auto-TOON); the namespace, Tier 1
+    /// flag and audit sink are set per request from the token.
+    pub interp: InterpConfig,
+    /// The key user ids are pseudonymized under in the audit trail (HMAC-SHA256).
+    pub audit_key: Vec<u8>,
+    /// Per-minute limits on evolve operations, per namespace.
+    pub rates: Rates,
+}
+
+/// What prepare returns (§18.2): `{token, plan, tier, side_effects}`.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The signed prepared token, to hand to execute.
+    pub token: PreparedToken,
+    /// The statement's plan.
+    pub plan: Json,
+    /// Always 1.
+    pub tier: u8,
+    /// The store-aware preview.
+    pub side_effects: Json,
+}
+
+impl Prepared {
+    /// The §18.2 object.
+    pub fn to_json(&self) -> Json {
+        json!({
+            "token": self.token.to_json(),
+            "plan": self.plan,
+            "tier": self.tier,
+            "side_effects": self.side_effects,
+        })
+    }
+}
+
+/// The reference service over one durable store.
+pub struct Service {
+    store: Arc<DurableStore>,
+    facade: Arc<DurableFacade>,
+    key: ServerKey,
+    config: ServiceConfig,
+    /// The last template row loaded into the registry.
+    templates_loaded: Mutex<usize>,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service").field("store", &self.store.path()).finish_non_exhaustive()
+    }
+}
+
+/// The audit sink of one request: the interpreter's entry, with the token's id and the
+/// refusal's reason, appended to the store's chain.
+#[derive(Debug)]
+struct StoreAudit {
+    store: Arc<DurableStore>,
+    token_id: Option<String>,
+    reason: Option<String>,
+    failed: Mutex<Option<OmsError>>,
+}
+
+impl AuditSink for StoreAudit {
+    fn record(&self, entry: &AuditEntry) {
+        let mut j = entry.to_json();
+        if let Some(m) = j.as_object_mut() {
+            m.insert("token_id".into(), json!(self.token_id));
+            if let Some(r) = &self.reason {
+                m.insert("refusal_reason".into(), json!(r));
+            }
+        }
+        if let Err(e) = self.store.append_audit(&j) {
+            *self.failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
+        }
+    }
+}
+
+/// A request that passed the gate: its token, the interpreter it runs on, its audit sink and
+/// its options (the token's user).
+struct Admitted {
+    verified: Verified,
+    interp: Interpreter<Arc<dyn ReadFacade>>,
+    sink: Arc<StoreAudit>,
+    opts: ExecOptions,
+}
+
+/// A refusal inside a write transaction: the diagnostic, and the reason kept for audit.
+#[derive(Debug)]
+enum WriteError {
+    Refused(Diagnostic, String),
+    Store(OmsError),
+}
+
+impl From<OmsError> for WriteError {
+    fn from(e: OmsError) -> Self {
+        WriteError::Store(e)
+    }
+}
+
+/// The diagnostic for a store refusal of a write.
+fn store_refusal(e: &OmsError, span: Span) -> Diagnostic {
+    match e {
+        OmsError::Conflict { reason } => Diagnostic::new(Code::E040, span, format!("SupersessionConflict: {reason}."))
+            .with_suggestion("Evolve the current version: HISTORY names the head of the chain."),
+        OmsError::InvalidationDenied { reason } | OmsError::EvidenceRequired { reason } => {
+            Diagnostic::new(Code::E904, span, format!("The store's invalidation policy refused the write: {reason}."))
+                .with_suggestion("The grain is protected (OMS §23); supersede it with the authorization its policy asks for, or ask its owner.")
+        }
+        OmsError::NotFound { address } => {
+            Diagnostic::new(Code::E046, span, format!("No grain has the address {address}."))
+                .with_suggestion("Check the hash; EXISTS tells whether a grain exists.")
+        }
+        other => Diagnostic::new(Code::E030, span, format!("The store could not perform the write: {other}."))
+            .with_suggestion("Nothing was written; try again, and run `cal store verify` if it persists."),
+    }
+}
+
+fn hash_text(a: &ContentAddress) -> String {
+    format!("sha256:{}", a.to_hex())
+}
+
+fn parse_hash(s: &str) -> Option<ContentAddress> {
+    ContentAddress::parse(s.strip_prefix("sha256:").unwrap_or(s)).ok()
+}
+
+impl Service {
+    /// A service over `store` (opened for writing) with the server `key`. Loads the store's
+    /// named templates into the interpreter's registry.
+    pub fn new(store: Arc<DurableStore>, key: ServerKey, config: ServiceConfig) -> Service {
+        let facade = Arc::new(DurableFacade::new(store.clone()));
+        let s = Service { store, facade, key, config, templates_loaded: Mutex::new(0) };
+        s.sync_templates();
+        s
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<DurableStore> {
+        &self.store
+    }
+
+    /// The facade every request reads through.
+    pub fn facade(&self) -> &Arc<DurableFacade> {
+        &self.facade
+    }
+
+    /// Whether a kill switch is on (a store that cannot say counts as on: fail closed).
+    pub fn switch(&self, s: Switch) -> bool {
+        self.store.switch(s.as_str()).unwrap_or(true)
+    }
+
+    /// Turns a kill switch on or off, audited with who did it and why.
+    pub fn set_switch(&self, s: Switch, on: bool, actor: &str, reason: &str) -> Result<(), OmsError> {
+        let entry = json!({
+            "statement_type": "switch",
+            "switch": s.as_str(),
+            "on": on,
+            "actor_id": cal_interp::audit::pseudonym(&self.config.audit_key, actor),
+            "reason": reason,
+        });
+        self.store.set_switch(s.as_str(), on, &entry)
+    }
+
+    /// Loads templates other processes defined since the last look.
+    fn sync_templates(&self) {
+        let mut loaded = self.templates_loaded.lock().unwrap_or_else(PoisonError::into_inner);
+        let Ok(all) = self.store.templates() else { return };
+        for t in all.iter().skip(*loaded) {
+            let parsed = cal_parser::parse_query(&t.body);
+            if let Some(q) = &parsed.ast
+                && let QueryBody::DefineTemplate(d) = &q.body
+                && let Ok(def) = cal_checker::validate_definition(d)
+            {
+                let ns = (!t.namespace.is_empty()).then_some(t.namespace.as_str());
+                // A name this process registered itself is already there.
+                let _ = self.config.interp.templates.define(ns, def);
+            }
+        }
+        *loaded = all.len();
+    }
+
+    /// An interpreter for one request: confined to `namespace`, Tier 1 as the token and the
+    /// switch allow, auditing into the store.
+    fn interpreter(
+        &self,
+        verified: Option<&Verified>,
+        reason: Option<String>,
+    ) -> (Interpreter<Arc<dyn ReadFacade>>, Arc<StoreAudit>) {
+        let sink = Arc::new(StoreAudit {
+            store: self.store.clone(),
+            token_id: verified.map(|v| v.token().token_id.clone()),
+            reason,
+            failed: Mutex::new(None),
+        });
+        let mut config = self.config.interp.clone();
+        config.namespace = verified.map(|v| v.token().namespace.clone());
+        config.tier1_enabled = verified.is_some_and(|v| v.token().tier >= 1) && !self.switch(Switch::Tier1);
+        config.audit = Some(sink.clone());
+        config.audit_key = self.config.audit_key.clone();
+        let facade: Arc<dyn ReadFacade> = self.facade.clone();
+        (Interpreter::new(facade, config), sink)
+    }
+
+    /// The response to a request refused before its token was accepted.
+    fn refuse_early(&self, q: &Query, opts: &ExecOptions, d: Diagnostic, reason: String) -> Response {
+        let (interp, _) = self.interpreter(None, Some(reason));
+        interp.refuse(q, opts, d)
+    }
+
+    /// Steps 1–5 of the gate (see the module docs): the interpreter the request runs on, or
+    /// the response that refuses it.
+    fn admit(&self, token: &str, q: &Query, opts: &ExecOptions) -> Result<Admitted, Response> {
+        self.sync_templates();
+        if self.switch(Switch::Master) {
+            return Err(self.refuse_early(q, opts, master_off(), "master switch on".into()));
+        }
+        let verified = gate::verify(token, &self.key, opts.now_ms)
+            .map_err(|Refusal { diagnostic, reason }| self.refuse_early(q, opts, diagnostic, reason))?;
+        let (interp, sink) = self.interpreter(Some(&verified), None);
+        let mut opts = opts.clone();
+        opts.user = Some(verified.token().user_id.clone());
+        if let Err(d) = gate::authorize(&verified, q) {
+            return Err(interp.refuse(q, &opts, d));
+        }
+        let writes = gate::required_ops(q).iter().find(|n| n.op.tier() >= 1).copied();
+        if let Some(n) = writes
+            && self.switch(Switch::Tier1)
+        {
+            return Err(interp.refuse(q, &opts, tier1_off(n.span)));
+        }
+        let t = verified.token();
+        match self.store.transaction(|tx: &Tx<'_>| tx.spend_use(&t.token_id, t.max_uses)) {
+            Ok(true) => {}
+            Ok(false) => {
+                let (interp, _) = self.interpreter(Some(&verified), Some("every use was taken".into()));
+                return Err(interp.refuse(q, &opts, gate::refused("every use was taken").diagnostic));
+            }
+            Err(e) => return Err(interp.refuse(q, &opts, store_refusal(&e, q.span))),
+        }
+        Ok(Admitted { verified, interp, sink, opts })
+    }
+
+    /// Runs a query under a capability token (`POST …/cal`, `cal run --token`). An evolve
+    /// statement is refused here with CAL-E044 naming prepare/execute (§18.2: REQUIRED for
+    /// Tier 1); DEFINE TEMPLATE is registered in the store, so named references resolve in
+    /// every process.
+    pub fn run(&self, token: &str, q: &Query, opts: &ExecOptions) -> Response {
+        let Admitted { verified, interp, sink, opts } = match self.admit(token, q, opts) {
+            Ok(a) => a,
+            Err(r) => return r,
+        };
+        let response = match &q.body {
+            QueryBody::DefineTemplate(d) => self.define_template(&verified, &interp, q, d, &opts),
+            QueryBody::Statement(_) => interp.execute(q, &opts),
+        };
+        self.audited(response, &sink, &interp, q, &opts)
+    }
+
+    /// A response whose audit entry could not be written is withheld (§19.1 `audit_required`).
+    fn audited(
+        &self,
+        response: Response,
+        sink: &StoreAudit,
+        interp: &Interpreter<Arc<dyn ReadFacade>>,
+        q: &Query,
+        opts: &ExecOptions,
+    ) -> Response {
+        let failed = sink.failed.lock().unwrap_or_else(PoisonError::into_inner).take();
+        match failed {
+            None => response,
+            Some(e) => {
+                let d = Diagnostic::new(
+                    Code::E030,
+                    q.span,
+                    format!("The audit entry of this request could not be written ({e}); its result is withheld."),
+                )
+                .with_suggestion("Try again; every CAL execution on this store must be audited.");
+                let mut config = interp.config().clone();
+                config.audit = None;
+                Interpreter::new(interp.facade().clone(), config).refuse(q, opts, d)
+            }
+        }
+    }
+
+    fn define_template(
+        &self,
+        verified: &Verified,
+        interp: &Interpreter<Arc<dyn ReadFacade>>,
+        q: &Query,
+        d: &cal_parser::ast::DefineTemplate,
+        opts: &ExecOptions,
+    ) -> Response {
+        if cal_checker::validate_definition(d).is_err() {
+            // The interpreter reports the define-time error.
+            return interp.execute(q, opts);
+        }
+        let ns = verified.token().namespace.as_str();
+        let body = cal_parser::print::query_to_text(q);
+        let slot = self.store.transaction(|tx: &Tx<'_>| tx.define_template(ns, &d.name.name, &body, MAX_TEMPLATES));
+        match slot {
+            Ok(TemplateSlot::Defined(_)) => {
+                *self.templates_loaded.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+                interp.execute(q, opts)
+            }
+            Ok(TemplateSlot::Taken) => interp.refuse(
+                q,
+                opts,
+                Diagnostic::new(Code::E088, d.name.span, format!("Template `{}` already exists.", d.name.name))
+                    .with_suggestion("Choose another name: a template cannot be redefined."),
+            ),
+            Ok(TemplateSlot::Full) => interp.refuse(
+                q,
+                opts,
+                Diagnostic::new(
+                    Code::E089,
+                    d.name.span,
+                    format!("This namespace already has {MAX_TEMPLATES} templates."),
+                )
+                .with_suggestion(
+                    "Reuse one of the namespace's templates, or write this one inline: FORMAT TEMPLATE { … }.",
+                ),
+            ),
+            Err(e) => interp.refuse(q, opts, store_refusal(&e, d.span)),
+        }
+    }
+
+    /// Prepare (§18.2): the gate, then the store-aware preview of an evolve statement,
+    /// judged by a dry run of the very write execute will perform. Returns the signed
+    /// prepared token with the plan and the preview, or the refusal.
+    pub fn prepare(&self, token: &str, q: &Query, opts: &ExecOptions) -> Result<Prepared, Response> {
+        let Admitted { verified, interp, opts, .. } = self.admit(token, q, opts)?;
+        let preview = interp.preview(q, &opts).map_err(|d| interp.refuse(q, &opts, d))?;
+        let t = verified.token();
+        let ty = cal_grammar::GrainType::from_singular(preview.grain.grain_type().name().unwrap_or_default());
+        if !ty.is_some_and(|g| verified.may_write(g)) {
+            let d = Diagnostic::new(
+                Code::E902,
+                q.span,
+                format!(
+                    "This token may not write {} grains (it may write: {}).",
+                    preview.grain.grain_type().name().unwrap_or("these"),
+                    if t.allowed_grain_types.is_empty() { "none".into() } else { t.allowed_grain_types.join(", ") }
+                ),
+            )
+            .with_suggestion("Ask the issuer for a token whose allowed_grain_types include it.");
+            return Err(interp.refuse(q, &opts, d));
+        }
+        let quota_left = self
+            .store
+            .dry_run(|tx: &Tx<'_>| tx.quota_used(&t.token_id))
+            .map(|used| t.write_quota_remaining.saturating_sub(used));
+        if quota_left == Ok(0) {
+            return Err(interp.refuse(q, &opts, quota_exhausted(q.span, t.write_quota_remaining)));
+        }
+        if let Err(e) = self.store.dry_run(|tx: &Tx<'_>| perform(tx, &preview)) {
+            return Err(interp.refuse(q, &opts, store_refusal(&e, q.span)));
+        }
+        let id = PreparedToken::new_id().map_err(|e| {
+            interp.refuse(
+                q,
+                &opts,
+                Diagnostic::new(Code::E030, q.span, format!("No prepared token could be made: {e}.")),
+            )
+        })?;
+        let prepared = PreparedToken {
+            prepared_id: id,
+            token_id: t.token_id.clone(),
+            namespace: t.namespace.clone(),
+            user_id: t.user_id.clone(),
+            write_quota: t.write_quota_remaining,
+            query: cal_parser::print::query_to_text(q),
+            query_hash: cal_interp::query_hash(q),
+            operation: preview.operation.as_str().to_string(),
+            grain_type: preview.grain.grain_type().name().unwrap_or_default().to_string(),
+            blob: oms::address::hex(&preview.blob),
+            new_hash: hash_text(&preview.address),
+            target_hash: preview.target.as_ref().map(hash_text),
+            restored_hash: preview.restored.as_ref().map(hash_text),
+            reason: preview.reason.clone(),
+            issued_at: opts.now_ms,
+            expires_at: opts.now_ms.saturating_add(PREPARED_TTL_MS).min(t.expires_at),
+            signature: String::new(),
+        }
+        .sign(&self.key);
+        let entry = json!({
+            "token_id": t.token_id,
+            "query_hash": prepared.query_hash,
+            "namespace": t.namespace,
+            "actor_id": cal_interp::audit::pseudonym(&self.config.audit_key, &t.user_id),
+            "agent_id": opts.agent_id,
+            "phase": "prepare",
+            "prepared_id": prepared.prepared_id,
+            "operation": prepared.operation,
+            "target_hash": prepared.target_hash,
+            "new_hash": prepared.new_hash,
+            "reason": prepared.reason,
+            "tier": 1,
+            "statement_type": prepared.operation,
+            "error": null,
+        });
+        self.store.append_audit(&entry).map_err(|e| interp.refuse(q, &opts, store_refusal(&e, q.span)))?;
+        Ok(Prepared {
+            plan: interp.plan(q, &opts).to_json(),
+            tier: 1,
+            side_effects: preview.to_json(),
+            token: prepared,
+        })
+    }
+
+    /// Execute (§18.2): performs exactly the previewed write of a prepared token, in one
+    /// transaction with its use, its quota, its rate and its audit entry, or refuses (CAL-E040
+    /// when the store changed so that the preview no longer holds).
+    pub fn execute(&self, prepared: &str, opts: &ExecOptions) -> Response {
+        let started = std::time::Instant::now();
+        let p = match PreparedToken::verify(prepared, &self.key, opts.now_ms) {
+            Ok(p) => p,
+            Err(e) => return self.bare_refusal(gate::refused(e.to_string())),
+        };
+        let Some(q) = cal_parser::parse_query(&p.query).ast else {
+            return self.bare_refusal(gate::refused("the prepared token's statement does not parse"));
+        };
+        let mut opts = opts.clone();
+        opts.user = Some(p.user_id.clone());
+        if self.switch(Switch::Master) {
+            return self.refuse_early(&q, &opts, master_off(), "master switch on".into());
+        }
+        let preview = match preview_of(&p) {
+            Some(v) => v,
+            None => return self.bare_refusal(gate::refused("the prepared token's contents are damaged")),
+        };
+        let (interp, _sink) = self.prepared_interpreter(&p);
+        if self.switch(Switch::Tier1) {
+            return interp.refuse(&q, &opts, tier1_off(q.span));
+        }
+        let rates = self.config.rates;
+        let ns = p.namespace.clone();
+        let written = self.store.transaction(|tx: &Tx<'_>| -> Result<(), WriteError> {
+            if !tx.spend_use(&p.prepared_id, 1)? {
+                let r = gate::refused("the prepared statement was executed already");
+                return Err(WriteError::Refused(r.diagnostic, r.reason));
+            }
+            if !tx.take_quota(&p.token_id, p.write_quota)? {
+                return Err(WriteError::Refused(quota_exhausted(q.span, p.write_quota), "write quota spent".into()));
+            }
+            let (limit, code) = match preview.operation {
+                Operation::Add => (rates.add, Code::E052),
+                Operation::Supersede => (rates.supersede, Code::E043),
+                Operation::Revert => (rates.revert, Code::E043),
+            };
+            let op = preview.operation.as_str();
+            if !tx.take_rate(&format!("{ns}\u{0}{op}"), limit, 60_000)? {
+                return Err(WriteError::Refused(rate_exceeded(code, q.span, op, limit), format!("{op} rate")));
+            }
+            if !tx.take_rate(&format!("{ns}\u{0}evolve"), rates.evolve, 60_000)? {
+                return Err(WriteError::Refused(
+                    rate_exceeded(Code::E043, q.span, "evolve", rates.evolve),
+                    "evolve rate".into(),
+                ));
+            }
+            if let Some(t) = &preview.target
+                && let Some(by) = tx.superseded_by(t)?
+            {
+                let d = Diagnostic::new(
+                    Code::E040,
+                    q.span,
+                    format!(
+                        "The store changed since prepare: {} was superseded by {} in the meantime.",
+                        hash_text(t),
+                        hash_text(&by)
+                    ),
+                )
+                .with_suggestion("Prepare the statement again against the current version.");
+                return Err(WriteError::Refused(d, "store changed since prepare".into()));
+            }
+            perform(tx, &preview).map_err(|e| WriteError::Refused(store_refusal(&e, q.span), e.to_string()))?;
+            tx.append_audit(&json!({
+                "token_id": p.token_id,
+                "query_hash": p.query_hash,
+                "namespace": p.namespace,
+                "actor_id": cal_interp::audit::pseudonym(&self.config.audit_key, &p.user_id),
+                "agent_id": opts.agent_id,
+                "operation": p.operation,
+                "target_hash": p.target_hash,
+                "new_hash": p.new_hash,
+                "reason": p.reason,
+                "tier": 1,
+                "duration_ms": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                "phase": "execute",
+                "prepared_id": p.prepared_id,
+                "statement_type": p.operation,
+                "error": null,
+            }))?;
+            Ok(())
+        });
+        let mut config = interp.config().clone();
+        match written {
+            Ok(()) => {
+                config.audit = None;
+                Interpreter::new(interp.facade().clone(), config).evolved(&q, &opts, Ok(&preview))
+            }
+            Err(WriteError::Refused(d, reason)) => {
+                let (interp, _) = self.prepared_interpreter_with(&p, Some(reason));
+                interp.evolved(&q, &opts, Err(d))
+            }
+            Err(WriteError::Store(e)) => {
+                let (interp, _) = self.prepared_interpreter_with(&p, Some(e.to_string()));
+                interp.evolved(&q, &opts, Err(store_refusal(&e, q.span)))
+            }
+        }
+    }
+
+    fn prepared_interpreter(&self, p: &PreparedToken) -> (Interpreter<Arc<dyn ReadFacade>>, Arc<StoreAudit>) {
+        self.prepared_interpreter_with(p, None)
+    }
+
+    fn prepared_interpreter_with(
+        &self,
+        p: &PreparedToken,
+        reason: Option<String>,
+    ) -> (Interpreter<Arc<dyn ReadFacade>>, Arc<StoreAudit>) {
+        let sink = Arc::new(StoreAudit {
+            store: self.store.clone(),
+            token_id: Some(p.token_id.clone()),
+            reason,
+            failed: Mutex::new(None),
+        });
+        let mut config = self.config.interp.clone();
+        config.namespace = Some(p.namespace.clone());
+        config.tier1_enabled = !self.switch(Switch::Tier1);
+        config.audit = Some(sink.clone());
+        config.audit_key = self.config.audit_key.clone();
+        let facade: Arc<dyn ReadFacade> = self.facade.clone();
+        (Interpreter::new(facade, config), sink)
+    }
+
+    /// The response to a request that carries no readable query (a damaged prepared token).
+    fn bare_refusal(&self, r: Refusal) -> Response {
+        let _ = self.store.append_audit(&json!({
+            "token_id": null,
+            "statement_type": "execute",
+            "tier": 1,
+            "error": r.diagnostic.code.as_str(),
+            "refusal_reason": r.reason,
+        }));
+        let json = json!({
+            "_cal": { "version": cal_interp::CAL_VERSION, "statement_type": "execute", "tier": 1 },
+            "error": cal_interp::diagnostic_json(&r.diagnostic),
+        });
+        Response { statement_type: "execute", json, error: Some(r.diagnostic), warnings: Vec::new() }
+    }
+}
+
+/// The write a preview describes, inside `tx`; the stored address must be the previewed one.
+fn perform(tx: &Tx<'_>, p: &Preview) -> Result<(), OmsError> {
+    let stored = match (p.operation, &p.target) {
+        (Operation::Add, _) => tx.put(&p.blob)?,
+        (Operation::Supersede | Operation::Revert, Some(target)) => tx.supersede(target, &p.blob, Some(&p.reason))?,
+        _ => return Err(OmsError::Bug { detail: "an evolve preview without its target".into() }),
+    };
+    if stored != p.address {
+        return Err(OmsError::Bug { detail: format!("stored {stored}, previewed {}", p.address) });
+    }
+    if let (Operation::Revert, Some(target), Some(restored)) = (p.operation, &p.target, &p.restored) {
+        tx.record_revert(target, restored, &p.address)?;
+    }
+    Ok(())
+}
+
+/// The preview a prepared token carries.
+fn preview_of(p: &PreparedToken) -> Option<Preview> {
+    let blob = p.blob_bytes()?;
+    let grain = oms::decode(&blob).ok()?;
+    let address = parse_hash(&p.new_hash)?;
+    let operation = match p.operation.as_str() {
+        "add" => Operation::Add,
+        "supersede" => Operation::Supersede,
+        "revert" => Operation::Revert,
+        _ => return None,
+    };
+    Some(Preview {
+        operation,
+        grain,
+        blob,
+        address,
+        target: p.target_hash.as_deref().and_then(parse_hash),
+        restored: p.restored_hash.as_deref().and_then(parse_hash),
+        reason: p.reason.clone(),
+        policy: None,
+        namespace: p.namespace.clone(),
+    })
+}
+
+fn master_off() -> Diagnostic {
+    Diagnostic::new(Code::E903, Span::default(), "CAL is switched off on this store (master kill switch, §20.3).")
+        .with_suggestion("Ask the store's operator; `cal store switch DB master off` turns it back on.")
+}
+
+fn tier1_off(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::E044,
+        span,
+        "Tier 1 is switched off on this store (Tier 1 kill switch, §20.3); reads go on, nothing was written.",
+    )
+    .with_suggestion("Ask the store's operator; `cal store switch DB tier1 off` turns writes back on.")
+}
+
+fn quota_exhausted(span: Span, quota: u64) -> Diagnostic {
+    Diagnostic::new(
+        Code::E043,
+        span,
+        format!("This token's write quota is spent (it allowed {quota} evolve operations); nothing was written."),
+    )
+    .with_suggestion("Ask the issuer for a new token with a write quota (`cal token issue --quota N`).")
+}
+
+fn rate_exceeded(code: Code, span: Span, op: &str, limit: u64) -> Diagnostic {
+    Diagnostic::new(
+        code,
+        span,
+        format!("Too many {op} operations in this namespace: at most {limit} per minute (§17.3); nothing was written."),
+    )
+    .with_suggestion("Wait a minute and prepare it again.")
+}
+
+/// Every operation a query needs, for callers that report them.
+pub fn operations(q: &Query) -> Vec<Op> {
+    gate::required_ops(q).into_iter().map(|n| n.op).collect()
+}
