@@ -139,6 +139,13 @@ impl Grain {
         self.fields.get(name).and_then(Value::as_str)
     }
 
+    /// A copy without the field `name`, the header choices kept.
+    pub(crate) fn without_field(&self, name: &str) -> Grain {
+        let mut g = self.clone();
+        g.fields.remove(name);
+        g
+    }
+
     /// `created_at` in epoch milliseconds, if present.
     pub fn created_at(&self) -> Option<i64> {
         self.fields.get("created_at").and_then(Value::as_i64)

@@ -116,7 +116,15 @@ fn writes_follow_the_memory_stores_rules() {
     };
     let coffee = next(&a_open, "alice", "prefers", "coffee", "");
     let a_coffee = addr(&coffee);
-    let signed_limit = sign_grain(&next(&a_locked, "acct", "limit", "200", ""), &key, None).unwrap().cose;
+    // Key separation (§23.8): the owner approves; an agent (another key) signs the grain.
+    let approval = oms::cose::sign_payload(
+        &oms::store::policy::supersede_auth_payload(&a_locked, &next(&a_locked, "acct", "limit", "200", "")).unwrap(),
+        &key,
+    )
+    .unwrap();
+    let approved = format!(r#","supersession_auth":[{{"$bin":"{}"}}]"#, oms::address::hex(&approval));
+    let agent = SigningKey::from_bytes(&[8; 32]);
+    let signed_limit = sign_grain(&next(&a_locked, "acct", "limit", "200", &approved), &agent, None).unwrap().cose;
     let steps: Vec<Step<'_>> = vec![
         ("put locked", put(locked.clone())),
         ("put open", put(open.clone())),
@@ -135,7 +143,7 @@ fn writes_follow_the_memory_stores_rules() {
             let g = next(&a_locked, "acct", "limit", "200", "");
             Box::new(move |s| s.supersede(&a_locked, &bytes(&g), None))
         }),
-        ("locked yields to its authorized signer", Box::new(move |s| s.supersede(&a_locked, &signed_limit, None))),
+        ("locked yields to its owner's approval", Box::new(move |s| s.supersede(&a_locked, &signed_limit, None))),
         ("soft_locked needs a justification", {
             let g = next(&a_soft, "bob", "role", "lead", "");
             Box::new(move |s| s.supersede(&a_soft, &bytes(&g), None))

@@ -146,9 +146,12 @@ fn a_valid_claim_loads_and_hides_the_superseded_grain() {
 #[test]
 fn claims_that_needed_authority_survive_a_save_and_load() {
     let s = store();
-    // locked: signed by the authorized owner.
+    // locked: signed by an agent, approved by the authorized owner (key
+    // separation: the owner's own signature would not count, §23.8).
     let l = s.put(&blob(&locked("l"))).unwrap();
-    let signed = sign_grain(&successor(&l, "l", &format!(r#","author_did":"{}""#, did_of(9))), &key(1), None).unwrap();
+    let approval = sign_payload(&supersede_auth_payload(&l, &successor(&l, "l", "")).unwrap(), &key(1)).unwrap();
+    let approved = format!(r#","supersession_auth":[{{"$bin":"{}"}}]"#, oms::address::hex(&approval));
+    let signed = sign_grain(&successor(&l, "l", &approved), &key(9), None).unwrap();
     s.supersede(&l, &signed.cose, None).unwrap();
     // quorum: two cosignatures carried in the grain.
     let q_policy = format!(
@@ -162,7 +165,9 @@ fn claims_that_needed_authority_survive_a_save_and_load() {
         .map(|k| {
             format!(
                 r#"{{"$bin":"{}"}}"#,
-                oms::address::hex(&sign_payload(&supersede_auth_payload(&q), &key(*k)).unwrap())
+                oms::address::hex(
+                    &sign_payload(&supersede_auth_payload(&q, &successor(&q, "q", "")).unwrap(), &key(*k)).unwrap()
+                )
             )
         })
         .collect();

@@ -85,16 +85,20 @@ fn locked_yields_only_to_an_authorized_signature_with_key_separation() {
     assert_eq!(code(s.supersede(&a, &next.encode().unwrap().bytes, Some("please"))), "ERR_INVALIDATION_DENIED");
     let by_stranger = sign_grain(&next, &key(2), None).unwrap();
     assert_eq!(code(s.supersede(&a, &by_stranger.cose, None)), "ERR_INVALIDATION_DENIED");
-    // Key separation: the acting agent (author_did of the new grain) cannot be its own authorization.
+    // Key separation: the acting agent cannot be its own authorization.
     let self_authorized = successor(&a, "a", &format!(r#","author_did":"{owner}""#));
     let signed = sign_grain(&self_authorized, &key(1), None).unwrap();
     assert_eq!(code(s.supersede(&a, &signed.cose, None)), "ERR_INVALIDATION_DENIED");
     let lenient = Store::new(StoreConfig { key_separation: false, ..StoreConfig::fixed_clock(NOW) });
     let a2 = put(&lenient, &protected("a", &format!(r#"{{"mode":"locked","authorized":["{owner}"]}}"#)));
     lenient.supersede(&a2, &signed.cose, None).unwrap();
-    // An agent-authored grain signed by the owner passes.
+    // The acting agent is the verified signer, whatever author_did says: a
+    // grain the owner signs while naming another author is refused...
     let agent_grain = successor(&a, "a", &format!(r#","author_did":"{}""#, did_of(9)));
-    let ok = sign_grain(&agent_grain, &key(1), None).unwrap();
+    let relabelled = sign_grain(&agent_grain, &key(1), None).unwrap();
+    assert_eq!(code(s.supersede(&a, &relabelled.cose, None)), "ERR_INVALIDATION_DENIED");
+    // ...and a grain an agent signs, carrying the owner's approval, passes.
+    let ok = sign_grain(&successor(&a, "a", &auth_list(&a, "a", &[1])), &key(9), None).unwrap();
     s.supersede(&a, &ok.cose, None).unwrap();
     // A locked grain without `authorized` yields to nobody.
     let sealed = put(&s, &protected("sealed", r#"{"mode":"locked"}"#));
@@ -102,15 +106,13 @@ fn locked_yields_only_to_an_authorized_signature_with_key_separation() {
     assert_eq!(code(s.supersede(&sealed, &any.cose, None)), "ERR_INVALIDATION_DENIED");
 }
 
-fn auth_list(target: &ContentAddress, keys: &[u8]) -> String {
+/// The `supersession_auth` field with each key's approval of replacing
+/// `target` by `successor(target, subject, "")`.
+fn auth_list(target: &ContentAddress, subject: &str, keys: &[u8]) -> String {
+    let payload = supersede_auth_payload(target, &successor(target, subject, "")).unwrap();
     let items: Vec<String> = keys
         .iter()
-        .map(|k| {
-            format!(
-                r#"{{"$bin":"{}"}}"#,
-                oms::address::hex(&sign_payload(&supersede_auth_payload(target), &key(*k)).unwrap())
-            )
-        })
+        .map(|k| format!(r#"{{"$bin":"{}"}}"#, oms::address::hex(&sign_payload(&payload, &key(*k)).unwrap())))
         .collect();
     format!(r#","supersession_auth":[{}]"#, items.join(","))
 }
@@ -122,7 +124,7 @@ fn quorum_counts_distinct_valid_authorized_signatures() {
         format!(r#"{{"mode":"quorum","threshold":2,"authorized":["{}","{}","{}"]}}"#, did_of(1), did_of(2), did_of(3));
     let a = put(&s, &protected("a", &policy));
     let try_with = |keys: &[u8]| {
-        let g = successor(&a, "a", &auth_list(&a, keys));
+        let g = successor(&a, "a", &auth_list(&a, "a", keys));
         s.supersede(&a, &g.encode().unwrap().bytes, None)
     };
     assert_eq!(code(try_with(&[1])), "ERR_INVALIDATION_DENIED");
@@ -130,17 +132,18 @@ fn quorum_counts_distinct_valid_authorized_signatures() {
     assert_eq!(code(try_with(&[1, 7])), "ERR_INVALIDATION_DENIED", "unauthorized signers do not count");
     // A signature for a different target does not count.
     let other = ContentAddress::of(b"other");
+    let proposal = successor(&a, "a", "");
     let wrong = format!(
         r#","supersession_auth":[{{"$bin":"{}"}},{{"$bin":"{}"}}]"#,
-        oms::address::hex(&sign_payload(&supersede_auth_payload(&a), &key(1)).unwrap()),
-        oms::address::hex(&sign_payload(&supersede_auth_payload(&other), &key(2)).unwrap())
+        oms::address::hex(&sign_payload(&supersede_auth_payload(&a, &proposal).unwrap(), &key(1)).unwrap()),
+        oms::address::hex(&sign_payload(&supersede_auth_payload(&other, &proposal).unwrap(), &key(2)).unwrap())
     );
     let g = successor(&a, "a", &wrong);
     assert_eq!(code(s.supersede(&a, &g.encode().unwrap().bytes, None)), "ERR_INVALIDATION_DENIED");
     try_with(&[1, 3]).unwrap();
     // A quorum policy without a usable threshold fails closed.
     let b = put(&s, &protected("b", &format!(r#"{{"mode":"quorum","authorized":["{}"]}}"#, did_of(1))));
-    let g = successor(&b, "b", &auth_list(&b, &[1]));
+    let g = successor(&b, "b", &auth_list(&b, "b", &[1]));
     assert_eq!(code(s.supersede(&b, &g.encode().unwrap().bytes, None)), "ERR_INVALIDATION_DENIED");
 }
 
@@ -252,7 +255,7 @@ fn unknown_or_missing_mode_fails_closed() {
     }
     // An unknown mode with an authorized signer behaves exactly like locked.
     let a = put(&s, &protected("u", &format!(r#"{{"mode":"future_mode","authorized":["{}"]}}"#, did_of(1))));
-    let next = sign_grain(&successor(&a, "u", &format!(r#","author_did":"{}""#, did_of(9))), &key(1), None).unwrap();
+    let next = sign_grain(&successor(&a, "u", &auth_list(&a, "u", &[1])), &key(9), None).unwrap();
     s.supersede(&a, &next.cose, None).unwrap();
 }
 

@@ -64,6 +64,7 @@ impl Seeds {
     pub(crate) fn for_new(g: &Grain, address: ContentAddress) -> Seeds {
         let mut s = Seeds::default();
         s.add_grain(g, address);
+        s.addresses.extend(crate::store::goals::depends_on(g));
         s
     }
 }

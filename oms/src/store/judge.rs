@@ -76,8 +76,12 @@ pub(crate) fn cosigners(entries: &[Vec<u8>], payload: &[u8]) -> Vec<String> {
 }
 
 /// The proof a superseding grain carries for replacing `old`: its signer,
-/// its `supersession_auth` cosignatures over `old`, a justification (the
-/// request's, else its `supersession_justification`) and its author.
+/// its `supersession_auth` approvals of replacing `old` by this very content
+/// (`policy::supersede_auth_payload`), a justification (the request's, else
+/// its `supersession_justification`) and the acting agent — the verified
+/// signer when the grain is signed, else its self-declared `author_did`, so
+/// that leaving `author_did` out (or naming someone else) cannot turn the
+/// signer's own approval into authorization (§23.8).
 pub(crate) fn supersession_proof(
     signer: Option<&str>,
     g: &Grain,
@@ -86,13 +90,18 @@ pub(crate) fn supersession_proof(
     now_ms: i64,
 ) -> Proof {
     let auth = auth_list(g.get("supersession_auth"));
+    // A grain that cannot be encoded again has no approvals that could bind it.
+    let cosigners = match supersede_auth_payload(old, g) {
+        Ok(payload) if !auth.is_empty() => cosigners(&auth, &payload),
+        _ => Vec::new(),
+    };
     Proof {
         signers: signer.iter().map(|s| s.to_string()).collect(),
-        cosigners: cosigners(&auth, &supersede_auth_payload(old)),
+        cosigners,
         justification: justification
             .map(str::to_string)
             .or_else(|| str_field(g, "supersession_justification").map(str::to_string)),
-        agent: str_field(g, "author_did").map(str::to_string),
+        agent: signer.or_else(|| str_field(g, "author_did")).map(str::to_string),
         now_ms,
     }
 }

@@ -15,6 +15,7 @@
 
 mod claims;
 pub(crate) mod consent;
+pub(crate) mod goals;
 pub(crate) mod indexes;
 mod judge;
 pub(crate) mod persist;

@@ -5,16 +5,31 @@
 
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
+use crate::grain::Grain;
 use crate::value::{Map, Value};
 
 /// The modes of §23.2.
 pub const MODES: &[&str] =
     &["open", "soft_locked", "locked", "quorum", "delegated", "timed", "hold", "consent_cascade"];
 
-/// Payload a `supersession_auth` COSE signature must carry for the grain
-/// being superseded (see docs/spec-decisions-oms.md).
-pub fn supersede_auth_payload(old: &ContentAddress) -> Vec<u8> {
-    format!("oms-supersede:{old}").into_bytes()
+/// What a `supersession_auth` approval binds of the superseding grain `new`:
+/// the lowercase hex SHA-256 of its canonical blob with `supersession_auth`
+/// removed (the approvals travel inside the grain, so they cannot sign its
+/// own address) and the signed flag clear (so an approval given before the
+/// author signs still holds after). With no approvals in an unsigned grain
+/// this is its content address. See docs/spec-decisions-oms.md S3.
+pub fn supersede_auth_digest(new: &Grain) -> Result<String> {
+    let mut g = new.without_field("supersession_auth");
+    g.options.signed = false;
+    Ok(g.encode()?.address.to_hex())
+}
+
+/// The payload a `supersession_auth` COSE signature must carry to approve
+/// replacing `old` by `new`: `oms-supersede:<old address>:<digest>`, the
+/// digest of [`supersede_auth_digest`]. Approvals collected for one
+/// replacement therefore count for no other content.
+pub fn supersede_auth_payload(old: &ContentAddress, new: &Grain) -> Result<Vec<u8>> {
+    Ok(format!("oms-supersede:{old}:{}", supersede_auth_digest(new)?).into_bytes())
 }
 
 /// Payload a contradiction authorization must carry.
@@ -52,8 +67,8 @@ pub struct Proof {
     pub cosigners: Vec<String>,
     /// Justification, from the request or the new grain's `supersession_justification`.
     pub justification: Option<String>,
-    /// The acting agent's DID (`author_did` of the superseding grain), for key
-    /// separation (§23.8).
+    /// The acting agent's DID, for key separation (§23.8): the verified
+    /// signer of the superseding grain, else its `author_did`.
     pub agent: Option<String>,
     /// Current time, epoch ms (injected clock).
     pub now_ms: i64,

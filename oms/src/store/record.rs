@@ -2,14 +2,15 @@
 //! decoded form, and the mutable index layer of §5.6 / §28.3, which never
 //! touches the blob or its address.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 
 use crate::address::ContentAddress;
 use crate::cose;
 use crate::error::Result;
 use crate::grain::{Grain, decode};
 use crate::mg::IndexState;
+use crate::types::GrainType;
 use crate::value::{Map, Value};
 
 /// Index-layer extras kept in [`IndexState::extra`] under these keys, so they
@@ -31,6 +32,10 @@ pub(crate) const EXTRA_INVALIDATION_JUSTIFICATION: &str = "ij";
 /// "at": <epoch ms>, "due": <erasure deadline, epoch ms>}` (`due` only for
 /// `consent_cascade` grains).
 pub(crate) const EXTRA_CONSENT_WITHDRAWN: &str = "cw";
+
+/// The policy of a Consent grain that sets none (§8.10 rule 4).
+static CONSENT_DEFAULT_POLICY: LazyLock<Map> =
+    LazyLock::new(|| Map::from([("mode".to_string(), Value::Str("soft_locked".to_string()))]));
 
 /// The immutable part of a stored grain, in one allocation so that a read
 /// touches one reference count.
@@ -140,13 +145,20 @@ impl Record {
         self.state.extra.get(key).and_then(Value::as_str)
     }
 
-    /// The policy that governs this grain: its own `invalidation_policy`, or
-    /// one inherited through an autonomous goal transition (§23.5), which wins.
+    /// The policy that governs this grain: one inherited through an
+    /// autonomous goal transition (§23.5), which wins, else its own
+    /// `invalidation_policy`, else — for a Consent grain — the default
+    /// `{"mode": "soft_locked"}` of §8.10 rule 4. Every judgement (supersede,
+    /// contradict, erase, the guards of §23.6–23.7, `.mg` claims) reads the
+    /// policy here, so the default applies to all of them.
     pub(crate) fn effective_policy(&self) -> Option<&Map> {
         if let Some(Value::Map(m)) = self.state.extra.get(EXTRA_INHERITED_POLICY) {
             return Some(m);
         }
-        self.body.grain.get("invalidation_policy").and_then(Value::as_map)
+        match self.body.grain.get("invalidation_policy").and_then(Value::as_map) {
+            None if self.body.grain.grain_type() == GrainType::Consent => Some(&CONSENT_DEFAULT_POLICY),
+            own => own,
+        }
     }
 
     pub(crate) fn touch(&self, now_ms: i64) {

@@ -91,7 +91,9 @@ fn implied_supersession(inner: &Inner, g: &Grain) -> Option<ContentAddress> {
 impl Store {
     /// `put` (§28.4): stores a blob or a COSE_Sign1 envelope (verified) and
     /// returns its address. Idempotent. Refuses `derived_from` claims that
-    /// imply supersession (`ERR_INVALIDATION_DENIED`; use [`Store::supersede`]).
+    /// imply supersession (`ERR_INVALIDATION_DENIED`; use [`Store::supersede`]),
+    /// and an `active` goal whose `depends_on` goals are not all `satisfied`
+    /// (`ERR_CONFLICT`, or `ERR_SCHEMA` for a reference that is no goal; §8.7).
     /// A consent withdrawal takes every grain whose `processing_basis` is the
     /// withdrawn consent out of the current view at once, and schedules the
     /// `consent_cascade` ones for erasure; a grain put later on a withdrawn
@@ -108,6 +110,7 @@ impl Store {
                 reason: format!("derived_from {old} implies supersession; use supersede (§17.2)"),
             });
         }
+        inner.check_dependencies(&parsed.grain)?;
         let covered = inner.covered_by(&parsed.grain);
         let address = parsed.address;
         let id = inner.insert(parsed);
@@ -128,7 +131,8 @@ impl Store {
     /// `superseded_by` and `system_valid_to`. The new grain must have the same
     /// type and list `old` in `derived_from`. Refusals:
     /// `ERR_NOT_FOUND`, `ERR_CONFLICT` (already superseded or already stored),
-    /// `ERR_SCHEMA`, `ERR_INVALIDATION_DENIED`, `ERR_EVIDENCE_REQUIRED`.
+    /// `ERR_SCHEMA`, `ERR_INVALIDATION_DENIED`, `ERR_EVIDENCE_REQUIRED`, and
+    /// the goal dependency refusals of [`Store::put`].
     /// A justification given here is kept in the new grain's index layer, so
     /// the supersession can be judged again when a saved file is imported.
     pub fn supersede(
@@ -150,6 +154,7 @@ impl Store {
             return Err(OmsError::Conflict { reason: format!("{} is already stored", parsed.address) });
         }
         let verdict = self.judge_supersession(&inner, old_id, &parsed.grain, &proof)?;
+        inner.check_dependencies(&parsed.grain)?;
         let new_addr = parsed.address;
         let new_id = inner.insert(parsed);
         if let (Some(j), Some(r)) = (justification, inner.record_mut(new_id)) {
