@@ -50,6 +50,11 @@ enum Command {
     /// Capability tokens (§18.1): issue one, or inspect and verify one.
     #[command(subcommand)]
     Token(commands::token::TokenCommand),
+    /// Prepare an ADD, SUPERSEDE or REVERT (§18.2): print the exact write it would make, and a
+    /// single-use token for `cal execute`. Nothing is written.
+    Prepare(commands::evolve::PrepareArgs),
+    /// Execute what `cal prepare` printed: exactly the previewed write, or a refusal.
+    Execute(commands::evolve::ExecuteArgs),
     /// The language server, on standard input/output.
     Lsp(commands::lsp::LspArgs),
     /// Certify a CAL implementation against the conformance corpus; serve this toolchain as an adapter.
@@ -77,6 +82,8 @@ fn main() -> ExitCode {
         Command::Text(args) => commands::convert::to_text(&args),
         Command::Mg(cmd) => commands::mg::run(cmd),
         Command::Store(cmd) => commands::store::run(cmd),
+        Command::Prepare(args) => commands::evolve::prepare(&args),
+        Command::Execute(args) => commands::evolve::execute(&args),
         Command::Lsp(args) => commands::lsp::run(&args),
         Command::Conformance(cmd) => commands::conformance::run(cmd),
     }

@@ -408,11 +408,12 @@ fn tasks_goals(b: &mut Builder) -> Result<(), OmsError> {
         }
         b.put(&format!("goal-{key}"), j)?;
     }
-    // A goal that depends on two others.
+    // A goal that depends on two others, still open: it waits, suspended (OMS §8.7 depends_on
+    // forbids `active` until both are satisfied).
     let deps = json!([b.hex("goal-review"), b.hex("goal-palette")]);
     b.put("goal-launch", json!({
         "type": "goal", "description": "launch the redesign", "subject": "carol", "relation": "mg:intends",
-        "object": "launch the redesign", "goal_state": "active", "deadline": at("2026-05-01T00:00:00Z"), "depends_on": deps,
+        "object": "launch the redesign", "goal_state": "suspended", "deadline": at("2026-05-01T00:00:00Z"), "depends_on": deps,
         "user_id": "carol", "created_at": base + 20 * DAY, "namespace": NS, "structural_tags": ["goal", "launch"], "importance": 0.95,
     }))?;
     // Goal dependency beliefs (mg:depends_on) and assignments.

@@ -19,6 +19,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 /// A loaded fixture: the store, the clock cell its configuration reads, and its digest.
 struct Fixture {
+    /// The `.mg` bytes, for the database an evolve case writes to.
+    bytes: Arc<Vec<u8>>,
     store: Arc<Store>,
     clock: Arc<AtomicI64>,
     digest: String,
@@ -48,7 +50,10 @@ impl Fixtures {
             Ok(store) => {
                 let digest = cal_interp::store_digest(&store);
                 let grains = store.len();
-                self.loaded.insert(name.to_string(), Fixture { store: Arc::new(store), clock, digest });
+                self.loaded.insert(
+                    name.to_string(),
+                    Fixture { bytes: Arc::new(bytes), store: Arc::new(store), clock, digest },
+                );
                 Answer::Ok(json!({ "grains": grains }))
             }
             Err(e) => Answer::Errored(format!("{}: {e} ({})", path.display(), e.code())),
@@ -76,6 +81,9 @@ impl Fixtures {
         let Some(now_ms) = oms::time::parse_rfc3339_ms(clock) else {
             return Answer::Errored(format!("clock {clock:?} is not RFC 3339"));
         };
+        if let Some(answer) = evolve::execute(&f.bytes, &before, query, now_ms, params, capability, session) {
+            return answer;
+        }
         let facade = OmsFacade::new(Arc::clone(&f.store));
         let ran = match run_session(facade, query, now_ms, params, capability, session) {
             Ok(ran) => ran,
@@ -93,16 +101,19 @@ impl Fixtures {
     }
 }
 
+#[path = "inprocess_evolve.rs"]
+mod evolve;
+
 /// What the runner's `capability` carries for us: a §18.1 token as JSON text, or a bare namespace.
 #[derive(Default)]
-struct Capability {
-    namespace: Option<String>,
-    user: Option<String>,
-    tier1: bool,
+pub(crate) struct Capability {
+    pub(crate) namespace: Option<String>,
+    pub(crate) user: Option<String>,
+    pub(crate) tier1: bool,
 }
 
 impl Capability {
-    fn parse(text: Option<&str>) -> Capability {
+    pub(crate) fn parse(text: Option<&str>) -> Capability {
         let Some(text) = text else { return Capability::default() };
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(token)) => Capability {
@@ -232,7 +243,7 @@ fn run<F: ReadFacade>(
 }
 
 /// A static error in the shape of the §14.1 envelope's `error` member.
-fn static_error(d: &Diagnostic, warnings: Vec<Value>) -> Value {
+pub(crate) fn static_error(d: &Diagnostic, warnings: Vec<Value>) -> Value {
     let mut r = json!({ "_cal": { "version": cal_interp::CAL_VERSION }, "error": diagnostic_json(d) });
     if !warnings.is_empty() {
         r["_cal"]["warnings"] = Value::Array(warnings);

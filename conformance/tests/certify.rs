@@ -93,3 +93,13 @@ fn ruling_checks_are_counted_per_ruling_but_never_gate() {
     let t = s.rulings.by_ruling["spec-decisions-conformance.md C14"];
     assert_eq!((t.checks, t.passed), (2, 1));
 }
+
+#[test]
+fn describe_and_the_adapter_declare_the_same_level() {
+    assert_eq!(cal_conformance::inprocess::DECLARED_LEVEL.as_str(), cal_interp::DECLARED_LEVEL);
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
+    assert!(
+        readme.contains(&format!("conformance level: **{}**", cal_interp::DECLARED_LEVEL)),
+        "the README states the declared level"
+    );
+}

@@ -16,10 +16,13 @@ use crate::audit::AuditSink;
 /// Deployment settings: fixed for the life of an [`crate::Interpreter`].
 #[derive(Debug, Clone)]
 pub struct InterpConfig {
-    /// Whether Tier 1 (ADD, SUPERSEDE, REVERT) is enabled (§2.2). This
-    /// interpreter implements Tier 0 only: Tier 1 statements are refused with
-    /// CAL-E044 whatever this says, with a message telling which case applies.
+    /// Whether Tier 1 (ADD, SUPERSEDE, REVERT) is enabled for this request (§2.2): a Tier 1
+    /// token on a store whose Tier 1 switch is off. The interpreter never writes: an evolve
+    /// statement is refused with CAL-E044 either way, naming prepare/execute when this is true
+    /// (the service layer performs it, §18.2).
     pub tier1_enabled: bool,
+    /// Whether the store's Tier 1 kill switch is on (§20.3), for DESCRIBE capabilities.
+    pub tier1_switched_off: bool,
     /// The capability token's namespace (§18.3). When set, every RECALL and
     /// HISTORY is confined to it, and any namespace written in the query
     /// (`IN "ns"`, `IN SCOPE`, `namespace = …`) is overwritten by it (§2.3).
@@ -106,6 +109,7 @@ impl Default for InterpConfig {
     fn default() -> Self {
         InterpConfig {
             tier1_enabled: false,
+            tier1_switched_off: false,
             namespace: None,
             query_timeout_ms: QUERY_TIMEOUT_MS,
             assemble_timeout_ms: ASSEMBLE_TIMEOUT_MS,

@@ -86,6 +86,12 @@ const OUTPUT_FORMATS: [FormatName; 7] = [
     FormatName::Toon,
 ];
 
+/// The conformance level this toolchain declares (§24): the one DESCRIBE capabilities, the
+/// conformance adapter's hello and the README state. Evolve: every Core, Extended and Evolve
+/// case of the suite passes; Full is not declared while its transports (SSE, WebSocket) are
+/// missing, whatever the suite certifies.
+pub const DECLARED_LEVEL: &str = "evolve";
+
 /// The conformance this implementation declares (§24), with what it lacks.
 pub fn capabilities() -> Json {
     json!({
@@ -110,13 +116,19 @@ pub fn capabilities() -> Json {
                     "AS per-query formats (`formatted`)"],
                 "missing": ["cross-lingual search"],
             },
-            "evolve": { "missing": ["ADD, SUPERSEDE and REVERT execution (refused with CAL-E044; EXPLAIN previews them)"] },
+            "evolve": { "implemented": ["ADD, SUPERSEDE and REVERT through two-phase prepare/execute (§18.2) under capability tokens (cal-service, durable store)",
+                    "store-aware previews: the exact grain, its address, the chain head and the restored version; EXPLAIN shows them",
+                    "the policy gate (OMS §23 invalidation policies, quorum approvals bound to the new content, key separation by verified signer, goal depends_on, consent soft-locked)",
+                    "write quotas and per-minute rates (CAL-E043, E052)", "hash-chained audit trail in the store (§21)",
+                    "master and Tier 1 kill switches (§20.3)", "DEFINE TEMPLATE persisted per namespace"],
+                "missing": [] },
             "full": { "missing": ["SSE and WebSocket transports, pause/resume and reconnection (§11.3, §11.6): events go to an in-process sink, and `cal run --stream` writes them as NDJSON"],
                 "implemented": ["STREAM: the typed event stream of §11.1 in causal order, option filtering, chunks of whole elements, cancellation with a partial result (Interpreter::execute_stream)",
                     "DESCRIBE grammar", "DESCRIBE templates", "inline FORMAT TEMPLATE { … }",
                     "DEFINE TEMPLATE and FORMAT TEMPLATE name (per namespace, at most 50, session state: no grain is written)",
                     "PROJECT in formatted output"] },
         },
+        "conformance_level": DECLARED_LEVEL,
         "tiers": { "read": true, "evolve": false },
         "cross_lingual_search": false,
         "embedding_model": null,
@@ -157,6 +169,8 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Description, cal_gramm
         DescribeTarget::Capabilities => {
             let mut caps = capabilities();
             caps["auto_toon_enabled"] = cx.config.auto_toon.into();
+            caps["tiers"]["evolve"] = cx.config.tier1_enabled.into();
+            caps["kill_switches"] = json!({ "master": false, "tier1": cx.config.tier1_switched_off });
             m.insert("capabilities".into(), caps);
         }
         DescribeTarget::Server => {
@@ -170,7 +184,7 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Description, cal_gramm
                     "store": "OMS 1.3 in-memory store",
                     "grains": cx.facade.grain_count(),
                     "namespace": cx.config.namespace,
-                    "tier1_enabled": false,
+                    "tier1_enabled": cx.config.tier1_enabled,
                     "now": format_rfc3339(cx.opts.now_ms),
                     "query_timeout_ms": cx.config.query_timeout_ms,
                 }),

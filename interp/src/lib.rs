@@ -58,7 +58,7 @@ mod values;
 
 pub use audit::{AuditEntry, AuditSink, JsonLinesAudit, MemoryAudit, StreamAudit};
 pub use config::{ExecOptions, InterpConfig, RegistryError, Templates, Timing};
-pub use describe::capabilities;
+pub use describe::{DECLARED_LEVEL, capabilities};
 pub use engine::Interpreter;
 pub use envelope::{CAL_VERSION, Response, diagnostic_json, query_hash};
 pub use facade::{DurableFacade, OmsFacade, ReadFacade};

@@ -286,7 +286,6 @@ fn a_dependency_is_judged_by_the_head_of_its_chain_and_supersede_is_gated_too() 
 /// store and the check fails closed. Un-ignore once the working set follows
 /// `superseded_by` forward from the `depends_on` seeds.
 #[test]
-#[ignore = "the durable working set does not load the successors of depends_on targets yet"]
 fn a_dependency_is_judged_by_the_head_of_its_chain_on_the_durable_store() {
     let dir = tempfile::tempdir().unwrap();
     let db = DurableStore::create(&dir.path().join("heads.db"), StoreConfig::fixed_clock(NOW)).unwrap();

@@ -66,6 +66,15 @@ impl ServerKey {
         Ok(ServerKey(b))
     }
 
+    /// A key for another purpose derived from this one (HMAC-SHA256 of `label`), so that one
+    /// secret file serves token signatures and, say, audit pseudonyms without reusing the key.
+    pub fn derive(&self, label: &str) -> Vec<u8> {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.0).expect("HMAC takes any key length");
+        mac.update(label.as_bytes());
+        mac.finalize().into_bytes().to_vec()
+    }
+
     /// The key's bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.0

@@ -224,14 +224,7 @@ impl Service {
 
     /// Turns a kill switch on or off, audited with who did it and why.
     pub fn set_switch(&self, s: Switch, on: bool, actor: &str, reason: &str) -> Result<(), OmsError> {
-        let entry = json!({
-            "statement_type": "switch",
-            "switch": s.as_str(),
-            "on": on,
-            "actor_id": cal_interp::audit::pseudonym(&self.config.audit_key, actor),
-            "reason": reason,
-        });
-        self.store.set_switch(s.as_str(), on, &entry)
+        set_switch(&self.store, s, on, Some(&cal_interp::audit::pseudonym(&self.config.audit_key, actor)), reason)
     }
 
     /// Loads templates other processes defined since the last look.
@@ -267,7 +260,9 @@ impl Service {
         });
         let mut config = self.config.interp.clone();
         config.namespace = verified.map(|v| v.token().namespace.clone());
-        config.tier1_enabled = verified.is_some_and(|v| v.token().tier >= 1) && !self.switch(Switch::Tier1);
+        let switched_off = self.switch(Switch::Tier1);
+        config.tier1_enabled = verified.is_some_and(|v| v.token().tier >= 1) && !switched_off;
+        config.tier1_switched_off = switched_off;
         config.audit = Some(sink.clone());
         config.audit_key = self.config.audit_key.clone();
         let facade: Arc<dyn ReadFacade> = self.facade.clone();
@@ -318,13 +313,25 @@ impl Service {
     /// Tier 1); DEFINE TEMPLATE is registered in the store, so named references resolve in
     /// every process.
     pub fn run(&self, token: &str, q: &Query, opts: &ExecOptions) -> Response {
+        self.run_with(token, q, opts, |interp, q, opts| interp.execute(q, opts))
+    }
+
+    /// [`Service::run`], with the statement run by `exec` on the admitted interpreter (a
+    /// transport that streams calls [`Interpreter::execute_stream`] there).
+    pub fn run_with(
+        &self,
+        token: &str,
+        q: &Query,
+        opts: &ExecOptions,
+        exec: impl FnOnce(&Interpreter<Arc<dyn ReadFacade>>, &Query, &ExecOptions) -> Response,
+    ) -> Response {
         let Admitted { verified, interp, sink, opts } = match self.admit(token, q, opts) {
             Ok(a) => a,
             Err(r) => return r,
         };
         let response = match &q.body {
             QueryBody::DefineTemplate(d) => self.define_template(&verified, &interp, q, d, &opts),
-            QueryBody::Statement(_) => interp.execute(q, &opts),
+            QueryBody::Statement(_) => exec(&interp, q, &opts),
         };
         self.audited(response, &sink, &interp, q, &opts)
     }
@@ -599,7 +606,8 @@ impl Service {
         });
         let mut config = self.config.interp.clone();
         config.namespace = Some(p.namespace.clone());
-        config.tier1_enabled = !self.switch(Switch::Tier1);
+        config.tier1_switched_off = self.switch(Switch::Tier1);
+        config.tier1_enabled = !config.tier1_switched_off;
         config.audit = Some(sink.clone());
         config.audit_key = self.config.audit_key.clone();
         let facade: Arc<dyn ReadFacade> = self.facade.clone();
@@ -621,6 +629,25 @@ impl Service {
         });
         Response { statement_type: "execute", json, error: Some(r.diagnostic), warnings: Vec::new() }
     }
+}
+
+/// Turns a kill switch of `store` on or off with its audit entry (`actor_id` already
+/// pseudonymized, or `None` for the local operator of `cal store switch`).
+pub fn set_switch(
+    store: &DurableStore,
+    s: Switch,
+    on: bool,
+    actor_id: Option<&str>,
+    reason: &str,
+) -> Result<(), OmsError> {
+    let entry = json!({
+        "statement_type": "switch",
+        "switch": s.as_str(),
+        "on": on,
+        "actor_id": actor_id,
+        "reason": reason,
+    });
+    store.set_switch(s.as_str(), on, &entry)
 }
 
 /// The write a preview describes, inside `tx`; the stored address must be the previewed one.

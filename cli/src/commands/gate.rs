@@ -1,80 +1,83 @@
 //! `cal run --token T --key K`: a capability token presented from the command
-//! line, enforced by the service layer's gate (`cal_service::gate`) exactly as
-//! a server will enforce it. The token's namespace and user replace any
-//! given with --namespace/--user (§18.3); every query is authorized on its
-//! own and spends one use, counted in the store database so that a spent
-//! token stays spent across runs. A refused query gets its §14.1 envelope
-//! with the refusal as the error, and nothing of it runs.
+//! line, enforced by the service layer (`cal_service::Service`) exactly as a
+//! server enforces it: the kill switches, the token, its operations, one use
+//! counted in the store database, one audit entry per query in the store's
+//! chain, and templates defined in the store. The token's namespace and user
+//! replace any given with --namespace/--user (§18.3). A refused query gets
+//! its §14.1 envelope with the refusal as the error, and nothing of it runs.
+//!
+//! `cal prepare` and `cal execute` (two-phase execution of ADD, SUPERSEDE and
+//! REVERT, §18.2) open the same service.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use cal_interp::{Interpreter, ReadFacade, Response};
+use cal_interp::{ExecOptions, InterpConfig, Response};
 use cal_parser::ast::Query;
-use cal_service::{ServerKey, Verified};
-use oms::durable::{DurableStore, OpenOptions, TokenUse};
+use cal_service::{ServerKey, Service, ServiceConfig};
+use oms::durable::{DurableStore, OpenOptions};
 
 use super::run::{OpenError, Session};
 
-/// A verified token and where its uses are counted.
+/// The audit pseudonym key: `CAL_AUDIT_KEY` when set, else derived from the server key.
+fn audit_key(key: &ServerKey) -> Vec<u8> {
+    match std::env::var("CAL_AUDIT_KEY") {
+        Ok(k) if !k.is_empty() => k.into_bytes(),
+        _ => key.derive("cal audit pseudonyms"),
+    }
+}
+
+/// Opens the service over the one store database of `stores`, with the key at `key`.
+pub fn open_service(key: &Path, stores: &[PathBuf], now_ms: i64, interp: InterpConfig) -> Result<Service, OpenError> {
+    let key = ServerKey::load(key).map_err(|e| OpenError::Usage(format!("{}: {e}", key.display())))?;
+    let [db] = stores else {
+        return Err(OpenError::Usage(
+            "a token is checked against one store database: pass exactly one --store DB".into(),
+        ));
+    };
+    let is_db = oms::durable::is_database(db).map_err(|e| OpenError::Usage(format!("{}: {e}", db.display())))?;
+    if !is_db {
+        return Err(OpenError::Usage(format!(
+            "{} is not a store database; tokens, uses and audit entries live in one (cal store init)",
+            db.display()
+        )));
+    }
+    let store = DurableStore::open(db, oms::store::StoreConfig::fixed_clock(now_ms), OpenOptions::read_write())
+        .map_err(|e| OpenError::Store(format!("{}: {e}", db.display())))?;
+    let audit_key = audit_key(&key);
+    Ok(Service::new(Arc::new(store), key, ServiceConfig { interp, audit_key, ..ServiceConfig::default() }))
+}
+
+/// Reads a token argument: the text itself, or `@FILE`.
+pub fn token_text(token: &str) -> Result<String, OpenError> {
+    match token.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| OpenError::Usage(format!("{path}: {e}"))),
+        None => Ok(token.to_string()),
+    }
+}
+
+/// A token and the service that checks it.
 pub struct Gate {
-    token: Result<Verified, cal_service::Refusal>,
-    uses: DurableStore,
+    token: String,
+    service: Service,
 }
 
 impl Gate {
-    /// Loads the key, opens the store database for counting uses, and verifies the token at
-    /// the session's clock. A refused token is not an error here: each query is answered with
-    /// the refusal ([`Gate::answer`]).
-    pub fn open(token: &str, key: &Path, stores: &[PathBuf], now_ms: i64) -> Result<Gate, OpenError> {
-        let key = ServerKey::load(key).map_err(|e| OpenError::Usage(format!("{}: {e}", key.display())))?;
-        let [db] = stores else {
-            return Err(OpenError::Usage(
-                "a token's uses are counted in a store database: pass exactly one --store DB".into(),
-            ));
-        };
-        let is_db = oms::durable::is_database(db).map_err(|e| OpenError::Usage(format!("{}: {e}", db.display())))?;
-        if !is_db {
-            return Err(OpenError::Usage(format!(
-                "{} is not a store database; a token's uses are counted in one (cal store init)",
-                db.display()
-            )));
-        }
-        let uses = DurableStore::open(db, oms::store::StoreConfig::fixed_clock(now_ms), OpenOptions::read_write())
-            .map_err(|e| OpenError::Store(format!("{}: {e}", db.display())))?;
-        let text = match token.strip_prefix('@') {
-            Some(path) => std::fs::read_to_string(path).map_err(|e| OpenError::Usage(format!("{path}: {e}")))?,
-            None => token.to_string(),
-        };
-        Ok(Gate { token: cal_service::verify(&text, &key, now_ms), uses })
+    /// Loads the key, opens the store database as a service, and reads the token.
+    pub fn open(token: &str, key: &Path, stores: &[PathBuf], session: &Session) -> Result<Gate, OpenError> {
+        let mut interp = session.interp.config().clone();
+        interp.audit = None;
+        let service = open_service(key, stores, session.opts.now_ms, interp)?;
+        Ok(Gate { token: token_text(token)?, service })
     }
 
-    /// Applies the token to the session: its namespace and user replace the session's.
-    pub fn bind(&self, session: &mut Session) {
-        let Ok(v) = &self.token else { return };
-        let t = v.token();
-        let facade: Arc<dyn ReadFacade> = session.interp.facade().clone();
-        let mut config = session.interp.config().clone();
-        config.namespace = Some(t.namespace.clone());
-        session.interp = Interpreter::new(facade, config);
-        session.opts.user = Some(t.user_id.clone());
-    }
-
-    /// The refusal for `q`, if any: the credential, then the operations, then a use.
-    pub fn answer(&self, session: &Session, q: &Query) -> Option<Response> {
-        let refuse = |d| Some(session.interp.refuse(q, &session.opts, d));
-        let v = match &self.token {
-            Ok(v) => v,
-            Err(r) => return refuse(r.diagnostic.clone()),
-        };
-        if let Err(d) = cal_service::authorize(v, q) {
-            return refuse(d);
-        }
-        let t = v.token();
-        match self.uses.spend_token_use(&t.token_id, t.max_uses, session.opts.now_ms) {
-            Ok(TokenUse::Granted { .. }) => None,
-            Ok(TokenUse::Spent) => refuse(cal_service::gate::refused("every use was taken").diagnostic),
-            Err(e) => refuse(cal_service::gate::refused(format!("the use could not be recorded: {e}")).diagnostic),
-        }
+    /// Runs `q` through the service; `exec` runs it on the admitted interpreter.
+    pub fn run(
+        &self,
+        q: &Query,
+        opts: &ExecOptions,
+        exec: impl FnOnce(&cal_interp::Interpreter<Arc<dyn cal_interp::ReadFacade>>, &Query, &ExecOptions) -> Response,
+    ) -> Response {
+        self.service.run_with(&self.token, q, opts, exec)
     }
 }

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod conformance;
 pub mod convert;
+pub mod evolve;
 pub mod explain;
 pub mod fmt;
 pub mod gate;

@@ -333,15 +333,12 @@ pub fn run(args: &RunArgs) -> ExitCode {
     };
     session.opts.cursor = args.cursor.clone();
     let gate = match (&args.token, &args.key) {
-        (Some(t), Some(k)) => match super::gate::Gate::open(t, k, &args.session.stores, session.opts.now_ms) {
+        (Some(t), Some(k)) => match super::gate::Gate::open(t, k, &args.session.stores, &session) {
             Ok(g) => Some(g),
             Err(e) => return e.exit(),
         },
         _ => None,
     };
-    if let Some(g) = &gate {
-        g.bind(&mut session);
-    }
     let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
         Ok(x) => x,
         Err(code) => return code,
@@ -352,27 +349,17 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
     if args.stream {
         // Every query runs, failed or not (no short circuit).
-        let results: Vec<bool> = document
-            .queries
-            .iter()
-            .map(|q| match gate.as_ref().and_then(|g| g.answer(&session, q)) {
-                Some(refused) => {
-                    outln!("{}", refused.json);
-                    true
-                }
-                None => stream_query(&session, &name, &text, q),
-            })
-            .collect();
+        let results: Vec<bool> =
+            document.queries.iter().map(|q| stream_query(&session, gate.as_ref(), &name, &text, q)).collect();
         let failed = results.contains(&true);
         return if failed { super::invalid() } else { super::OK };
     }
     let responses: Vec<Response> = document
         .queries
         .iter()
-        .map(|q| {
-            gate.as_ref()
-                .and_then(|g| g.answer(&session, q))
-                .unwrap_or_else(|| session.interp.execute(q, &session.opts))
+        .map(|q| match &gate {
+            Some(g) => g.run(q, &session.opts, |interp, q, opts| interp.execute(q, opts)),
+            None => session.interp.execute(q, &session.opts),
         })
         .collect();
     if let Some(failure) = session.store_failure() {
@@ -386,13 +373,23 @@ pub fn run(args: &RunArgs) -> ExitCode {
 /// to standard output as NDJSON lines, flushed one by one. A write that fails (the reader went
 /// away, §11.5 "client closes connection") cancels the assembly. Returns whether it failed;
 /// errors and warnings are also shown on standard error as code frames.
-fn stream_query(session: &Session, name: &str, source: &str, query: &cal_parser::ast::Query) -> bool {
+fn stream_query(
+    session: &Session,
+    gate: Option<&super::gate::Gate>,
+    name: &str,
+    source: &str,
+    query: &cal_parser::ast::Query,
+) -> bool {
     let mut out = std::io::stdout().lock();
     let mut sink = |event: &Event| match writeln!(out, "{}", event.to_ndjson()).and_then(|()| out.flush()) {
         Ok(()) => Control::Continue,
         Err(e) => Control::Cancel(format!("the output was closed: {e}")),
     };
-    let response = session.interp.execute_stream(query, &session.opts, &mut sink, &CancelToken::new());
+    let cancel = CancelToken::new();
+    let response = match gate {
+        Some(g) => g.run(query, &session.opts, |interp, q, opts| interp.execute_stream(q, opts, &mut sink, &cancel)),
+        None => session.interp.execute_stream(query, &session.opts, &mut sink, &cancel),
+    };
     if !matches!(&query.body, QueryBody::Statement(Statement::Assemble(_))) {
         let _ = writeln!(out, "{}", response.json).and_then(|()| out.flush());
     }

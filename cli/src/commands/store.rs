@@ -63,6 +63,33 @@ pub enum StoreCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The audit trail (§21): one JSON line per entry, oldest first; `--verify` checks that
+    /// the chain is whole (an edited, reordered or removed entry is named, exit 1).
+    Audit {
+        /// The store database.
+        db: PathBuf,
+        /// Check the hash chain instead of listing it.
+        #[arg(long)]
+        verify: bool,
+        /// List from entry N on.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        from: i64,
+    },
+    /// Turn a kill switch on or off (§20.3): `master` refuses every CAL operation,
+    /// `tier1` refuses ADD, SUPERSEDE, REVERT and DEFINE TEMPLATE while reads go on.
+    Switch {
+        /// The store database.
+        db: PathBuf,
+        /// Which switch.
+        #[arg(value_parser = ["master", "tier1"])]
+        switch: String,
+        /// `on` (refuse) or `off` (allow).
+        #[arg(value_parser = ["on", "off"])]
+        state: String,
+        /// Why, for the audit trail.
+        #[arg(long, default_value = "set by the local operator")]
+        reason: String,
+    },
     /// Figures about the store: grains per type, supersessions, audit entries, size.
     Stats {
         /// The store database.
@@ -177,6 +204,24 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
                     return Err(invalid_at(&db, &e));
                 }
             }
+        }
+        StoreCommand::Audit { db, verify, from } => {
+            let store = open(&db, false)?;
+            if verify {
+                let n = store.verify_audit().map_err(|e| invalid_at(&db, &e))?;
+                outln!("{}: the audit chain is whole — {n} entries", db.display());
+            } else {
+                for r in store.audit_entries(from).map_err(|e| invalid_at(&db, &e))? {
+                    outln!("{}", serde_json::json!({ "seq": r.seq, "at_ms": r.at_ms, "entry": r.entry }));
+                }
+            }
+        }
+        StoreCommand::Switch { db, switch, state, reason } => {
+            let store = open(&db, true)?;
+            let which = if switch == "master" { cal_service::Switch::Master } else { cal_service::Switch::Tier1 };
+            let on = state == "on";
+            cal_service::service::set_switch(&store, which, on, None, &reason).map_err(|e| invalid_at(&db, &e))?;
+            print(&serde_json::json!({ "switch": switch, "on": on }));
         }
         StoreCommand::Stats { db, json } => {
             let store = open(&db, false)?;

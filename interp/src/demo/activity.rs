@@ -197,12 +197,10 @@ fn goals(b: &mut Builder) -> Result<(), OmsError> {
         ("legacy-api", "bob", "retire the legacy orders API", "failed", "2026-02-01T00:00:00Z", "2026-01-07T10:30:00Z"),
         ("q1-review", "alice", "complete the Q1 engineering review presentation", "active", "2026-03-15T00:00:00Z", "2026-03-02T09:20:00Z"),
     ];
-    for (key, s, o, state, deadline, created) in rows {
-        let mut j = goal(s, o, state, deadline, created);
-        if *key == "q1-review" {
-            j["depends_on"] = json!([b.hex("goal-forecast")]);
-        }
-        b.put(&format!("goal-{key}"), j)?;
+    // q1-review depends on the forecast, so it is active only once the forecast is satisfied
+    // (OMS §8.7 depends_on): it is stored after the transitions below.
+    for (key, s, o, state, deadline, created) in rows.iter().filter(|r| r.0 != "q1-review") {
+        b.put(&format!("goal-{key}"), goal(s, o, state, deadline, created))?;
     }
     // Goals reach their end state by supersession (OMS §8.7).
     let transitions: &[(&str, &str, &str, &str)] = &[
@@ -216,6 +214,11 @@ fn goals(b: &mut Builder) -> Result<(), OmsError> {
         let mut j = goal(row.1, row.2, state, row.4, when);
         j["satisfaction_evidence"] = json!([why]);
         b.supersede(&format!("goal-{key}"), &format!("goal-{key}-done"), j, why)?;
+    }
+    for (key, s, o, state, deadline, created) in rows.iter().filter(|r| r.0 == "q1-review") {
+        let mut j = goal(s, o, state, deadline, created);
+        j["depends_on"] = json!([b.hex("goal-forecast")]);
+        b.put(&format!("goal-{key}"), j)?;
     }
     Ok(())
 }

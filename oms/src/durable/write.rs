@@ -39,6 +39,9 @@ pub(crate) struct Seeds {
     withdrawn: Vec<String>,
     /// Bases of new grains: the withdrawals of these consents are loaded.
     bases: Vec<String>,
+    /// Goals a new goal depends on: each is loaded with every later version of its chain,
+    /// since a dependency is judged by the head of its chain.
+    dependencies: Vec<ContentAddress>,
 }
 
 impl Seeds {
@@ -64,7 +67,7 @@ impl Seeds {
     pub(crate) fn for_new(g: &Grain, address: ContentAddress) -> Seeds {
         let mut s = Seeds::default();
         s.add_grain(g, address);
-        s.addresses.extend(crate::store::goals::depends_on(g));
+        s.dependencies.extend(crate::store::goals::depends_on(g));
         s
     }
 }
@@ -91,6 +94,24 @@ fn working_set(tx: &Transaction<'_>, seeds: &Seeds, cap: usize) -> Result<Vec<(I
                     queue.push_back((id, MAX_HOPS));
                 }
             }
+        }
+    }
+    let mut forward = tx.prepare_cached("SELECT new_id FROM supersessions WHERE old_id = ?1").map_err(db_error)?;
+    for a in &seeds.dependencies {
+        let mut at = id_of(tx, a)?;
+        let mut steps = 0;
+        while let Some(id) = at
+            && steps < cap
+        {
+            steps += 1;
+            if seen.insert(id) {
+                queue.push_back((id, MAX_HOPS));
+            }
+            at = forward
+                .query_row([i64::from(id)], |r| r.get::<_, i64>(0))
+                .optional()
+                .map_err(db_error)?
+                .and_then(|n| Id::try_from(n).ok());
         }
     }
     let mut back = tx.prepare_cached("SELECT old_id FROM supersessions WHERE new_id = ?1").map_err(db_error)?;
