@@ -3,9 +3,10 @@
 //! on a real database made from the fixture, through the service layer's
 //! two-phase flow (§18.2: prepare, then execute the prepared token), exactly
 //! as `cal prepare` / `cal execute` and the server do. Read queries of the
-//! same session run through the same service, so a case can declare the
-//! store change a write makes and check it with a follow-up read; the store
-//! digest after is the database's, so a write shows as a changed store.
+//! same session run through the same service, so a case declares the store
+//! change its setup writes make and checks it with a follow-up read. The
+//! digests are the database's, taken around the query: a write in the query
+//! itself shows as a changed store.
 
 use std::sync::Arc;
 
@@ -115,6 +116,9 @@ fn run(
             return Err(format!("setup query {} was refused with {code}: {text}", i + 1));
         }
     }
+    // Setup writes belong to the case's session; the digests are taken around the query, so a
+    // follow-up read is judged like any read and a write in the query itself shows as a change.
+    let before = if session.setup.is_empty() { before.to_string() } else { store.digest().map_err(|e| e.to_string())? };
     let response = answer(query);
     let after = store.digest().map_err(|e| e.to_string())?;
     Ok(Answer::Ok(json!({ "response": response, "store_digest_before": before, "store_digest_after": after })))
