@@ -118,7 +118,8 @@ fn run(
     }
     // Setup writes belong to the case's session; the digests are taken around the query, so a
     // follow-up read is judged like any read and a write in the query itself shows as a change.
-    let before = if session.setup.is_empty() { before.to_string() } else { store.digest().map_err(|e| e.to_string())? };
+    let before =
+        if session.setup.is_empty() { before.to_string() } else { store.digest().map_err(|e| e.to_string())? };
     let response = answer(query);
     let after = store.digest().map_err(|e| e.to_string())?;
     Ok(Answer::Ok(json!({ "response": response, "store_digest_before": before, "store_digest_after": after })))

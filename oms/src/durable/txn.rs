@@ -72,12 +72,7 @@ impl DurableStore {
         &self,
         f: impl FnOnce(&Tx<'_>) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
-        self.writable()?;
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
-        let out = f(&Tx { store: self, tx: &tx })?;
-        tx.commit().map_err(db_error)?;
-        Ok(out)
+        self.in_transaction(true, f)
     }
 
     /// Runs `f` as [`DurableStore::transaction`] would, then rolls everything back: what the
@@ -86,12 +81,28 @@ impl DurableStore {
         &self,
         f: impl FnOnce(&Tx<'_>) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
+        self.in_transaction(false, f)
+    }
+
+    fn in_transaction<T, E: From<OmsError>>(
+        &self,
+        commit: bool,
+        f: impl FnOnce(&Tx<'_>) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
         self.writable()?;
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
         let out = f(&Tx { store: self, tx: &tx });
-        tx.rollback().map_err(db_error)?;
-        out
+        match (commit, out) {
+            (true, Ok(v)) => {
+                tx.commit().map_err(db_error)?;
+                Ok(v)
+            }
+            (_, out) => {
+                tx.rollback().map_err(db_error)?;
+                out
+            }
+        }
     }
 
     /// The named templates, oldest first.
@@ -184,9 +195,7 @@ impl Tx<'_> {
         new_entry: &[u8],
         justification: Option<&str>,
     ) -> Result<ContentAddress> {
-        let parsed = parse_entry(new_entry)?;
-        let mut seeds = Seeds::for_new(&parsed.grain, parsed.address);
-        seeds.add_grain_address(*old);
+        let seeds = Seeds::for_supersession(old, new_entry)?;
         let (address, _) = self.store.evolve_in(self.tx, &seeds, super::write::MAX_WORKING_SET, |s| {
             s.supersede(old, new_entry, justification)
         })?;

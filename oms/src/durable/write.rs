@@ -59,6 +59,14 @@ impl Seeds {
         }
     }
 
+    /// What superseding `old` by the grain `new_entry` can reach.
+    pub(crate) fn for_supersession(old: &ContentAddress, new_entry: &[u8]) -> Result<Seeds> {
+        let parsed = parse_entry(new_entry)?;
+        let mut seeds = Seeds::for_new(&parsed.grain, parsed.address);
+        seeds.addresses.push(*old);
+        Ok(seeds)
+    }
+
     /// Adds a grain known only by its address (a manifest claim's target).
     pub(crate) fn add_grain_address(&mut self, address: ContentAddress) {
         self.addresses.push(address);
@@ -284,9 +292,7 @@ impl DurableStore {
         new_entry: &[u8],
         justification: Option<&str>,
     ) -> Result<ContentAddress> {
-        let parsed = parse_entry(new_entry)?;
-        let mut seeds = Seeds::for_new(&parsed.grain, parsed.address);
-        seeds.addresses.push(*old);
+        let seeds = Seeds::for_supersession(old, new_entry)?;
         self.evolve(&seeds, "supersede", |s| s.supersede(old, new_entry, justification))
     }
 
