@@ -12,15 +12,13 @@ use std::sync::Arc;
 
 use cal_checker::Params;
 use cal_grammar::GrainType;
-use cal_interp::{ExecOptions, Timing};
 use cal_parser::ast::{Query, QueryBody};
-use cal_planner::CURRENT_USER_PARAM;
 use cal_service::{Claims, ServerKey, Service, ServiceConfig};
 use oms::durable::DurableStore;
 use oms::store::StoreConfig;
 use serde_json::{Map, Value, json};
 
-use super::{Capability, static_error};
+use super::{Capability, request_options, static_error};
 use crate::case::Session;
 use crate::protocol::Answer;
 
@@ -85,18 +83,7 @@ fn run(
     .to_json();
     let store = Arc::new(store);
     let service = Service::new(store.clone(), key, ServiceConfig::default());
-    let mut bound = Params::from_json_object(params);
-    if let Some(user) = &cap.user
-        && bound.get(CURRENT_USER_PARAM).is_none()
-    {
-        bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
-    }
-    let opts = ExecOptions {
-        now_ms,
-        params: bound.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
-        timing: Timing::Fixed(0),
-        ..ExecOptions::default()
-    };
+    let (bound, opts) = request_options(params, cap, now_ms);
     let answer = |text: &str| -> Value {
         let q = match parsed(text, &bound) {
             Ok(q) => q,

@@ -159,23 +159,11 @@ fn run_session<F: ReadFacade>(
     session: &Session,
 ) -> Result<Ran, String> {
     let token = Capability::parse(capability);
-    let mut bound = Params::from_json_object(params);
-    if let Some(user) = &token.user
-        && bound.get(CURRENT_USER_PARAM).is_none()
-    {
-        bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
-    }
+    let (bound, opts) = request_options(params, &token, now_ms);
     let mut config =
         InterpConfig { namespace: token.namespace.clone(), tier1_enabled: token.tier1, ..InterpConfig::default() };
     apply_settings(&mut config, &session.settings)?;
     let interp = Interpreter::new(facade, config);
-    let opts = ExecOptions {
-        now_ms,
-        user: token.user.clone(),
-        params: bound.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
-        timing: Timing::Fixed(0),
-        ..ExecOptions::default()
-    };
     for (i, text) in session.setup.iter().enumerate() {
         let response = run(&interp, text, &bound, &opts, None).response;
         if let Some(code) = response.pointer("/error/code") {
@@ -183,6 +171,25 @@ fn run_session<F: ReadFacade>(
         }
     }
     Ok(run(&interp, query, &bound, &opts, session.stream))
+}
+
+/// A request's parameters (with `$current_user_id` bound to the token's user unless given) and
+/// its options: the injected clock, the user, fixed timing.
+pub(crate) fn request_options(params: &Map<String, Value>, token: &Capability, now_ms: i64) -> (Params, ExecOptions) {
+    let mut bound = Params::from_json_object(params);
+    if let Some(user) = &token.user
+        && bound.get(CURRENT_USER_PARAM).is_none()
+    {
+        bound.bind(CURRENT_USER_PARAM, Value::String(user.clone()));
+    }
+    let opts = ExecOptions {
+        now_ms,
+        user: token.user.clone(),
+        params: bound.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        timing: Timing::Fixed(0),
+        ..ExecOptions::default()
+    };
+    (bound, opts)
 }
 
 /// A request's deployment settings applied to the interpreter's configuration.

@@ -32,6 +32,7 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use crate::context::Ctx;
+use crate::history::not_found;
 use crate::recall::ambiguous;
 use crate::timeexpr;
 use crate::values::{self, Lit};
@@ -277,16 +278,10 @@ fn target(cx: &Ctx<'_>, t: &Target, verb: &str) -> Result<Stored, Diagnostic> {
     let found = cx.facade.resolve_prefix(&hex, 2);
     let address = match found.as_slice() {
         [one] => *one,
-        [] => {
-            return Err(Diagnostic::new(Code::E046, t.span, format!("No grain has the address sha256:{hex}."))
-                .with_suggestion("Check the hash; EXISTS tells whether a grain exists."));
-        }
+        [] => return Err(not_found(&hex, t.span)),
         _ => return Err(ambiguous(&hex, t.span)),
     };
-    let stored = cx.facade.get(&address).ok_or_else(|| {
-        Diagnostic::new(Code::E046, t.span, format!("No grain has the address sha256:{hex}."))
-            .with_suggestion("Check the hash; EXISTS tells whether a grain exists.")
-    })?;
+    let stored = cx.facade.get(&address).ok_or_else(|| not_found(&hex, t.span))?;
     if let Some(ns) = &cx.config.namespace
         && stored.grain().namespace() != Some(ns.as_str())
     {

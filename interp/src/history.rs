@@ -21,7 +21,8 @@ use crate::recall::{ambiguous, compile::interval};
 use crate::timeexpr::format_rfc3339;
 use crate::values::{self, Lit};
 
-fn not_found(hex: &str, span: Span) -> Diagnostic {
+/// CAL-E046: no grain has this address (prefix).
+pub(crate) fn not_found(hex: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::E046, span, format!("No grain has the address sha256:{hex}."))
         .with_suggestion("Check the hash; EXISTS tells whether a grain exists.")
 }

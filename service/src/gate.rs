@@ -135,17 +135,23 @@ pub fn authorize(v: &Verified, q: &Query) -> Result<(), Diagnostic> {
         }
     }
     if let QueryBody::Statement(Statement::Add(a)) = &q.body {
-        let g = a.grain_type.grain_type;
-        if !v.may_write(g) {
-            let allowed =
-                if t.allowed_grain_types.is_empty() { "none".to_string() } else { t.allowed_grain_types.join(", ") };
-            return Err(Diagnostic::new(
-                Code::E902,
-                a.grain_type.span,
-                format!("This token may not write {} grains (it may write: {allowed}).", g.singular()),
-            )
-            .with_suggestion("Ask the issuer for a token whose allowed_grain_types include it."));
-        }
+        may_write(v, a.grain_type.grain_type, a.grain_type.span)?;
     }
     Ok(())
+}
+
+/// CAL-E902 unless the token may write grains of type `g` (ADD, and what SUPERSEDE and REVERT
+/// write).
+pub fn may_write(v: &Verified, g: cal_grammar::GrainType, span: Span) -> Result<(), Diagnostic> {
+    if v.may_write(g) {
+        return Ok(());
+    }
+    let t = v.token();
+    let allowed = if t.allowed_grain_types.is_empty() { "none".to_string() } else { t.allowed_grain_types.join(", ") };
+    Err(Diagnostic::new(
+        Code::E902,
+        span,
+        format!("This token may not write {} grains (it may write: {allowed}).", g.singular()),
+    )
+    .with_suggestion("Ask the issuer for a token whose allowed_grain_types include it."))
 }

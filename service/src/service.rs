@@ -149,6 +149,26 @@ impl AuditSink for StoreAudit {
     }
 }
 
+/// On whose behalf a request runs: the capability token's id, namespace and tier.
+#[derive(Debug, Clone, Copy)]
+struct Who<'a> {
+    token_id: &'a str,
+    namespace: &'a str,
+    tier1: bool,
+}
+
+impl<'a> Who<'a> {
+    fn of(v: &'a Verified) -> Self {
+        let t = v.token();
+        Who { token_id: &t.token_id, namespace: &t.namespace, tier1: t.tier >= 1 }
+    }
+
+    /// A prepared statement was prepared under a Tier 1 token.
+    fn prepared(p: &'a PreparedToken) -> Self {
+        Who { token_id: &p.token_id, namespace: &p.namespace, tier1: true }
+    }
+}
+
 /// A request that passed the gate: its token, the interpreter it runs on, its audit sink and
 /// its options (the token's user).
 struct Admitted {
@@ -245,24 +265,24 @@ impl Service {
         *loaded = all.len();
     }
 
-    /// An interpreter for one request: confined to `namespace`, Tier 1 as the token and the
-    /// switch allow, auditing into the store.
+    /// An interpreter for one request on behalf of `who` (none before a token was accepted):
+    /// confined to its namespace, Tier 1 as it and the switch allow, auditing into the store
+    /// with its token id and, for a refusal, the `reason`.
     fn interpreter(
         &self,
-        verified: Option<&Verified>,
+        who: Option<Who<'_>>,
         reason: Option<String>,
     ) -> (Interpreter<Arc<dyn ReadFacade>>, Arc<StoreAudit>) {
         let sink = Arc::new(StoreAudit {
             store: self.store.clone(),
-            token_id: verified.map(|v| v.token().token_id.clone()),
+            token_id: who.map(|w| w.token_id.to_string()),
             reason,
             failed: Mutex::new(None),
         });
         let mut config = self.config.interp.clone();
-        config.namespace = verified.map(|v| v.token().namespace.clone());
-        let switched_off = self.switch(Switch::Tier1);
-        config.tier1_enabled = verified.is_some_and(|v| v.token().tier >= 1) && !switched_off;
-        config.tier1_switched_off = switched_off;
+        config.namespace = who.map(|w| w.namespace.to_string());
+        config.tier1_switched_off = self.switch(Switch::Tier1);
+        config.tier1_enabled = who.is_some_and(|w| w.tier1) && !config.tier1_switched_off;
         config.audit = Some(sink.clone());
         config.audit_key = self.config.audit_key.clone();
         let facade: Arc<dyn ReadFacade> = self.facade.clone();
@@ -284,7 +304,7 @@ impl Service {
         }
         let verified = gate::verify(token, &self.key, opts.now_ms)
             .map_err(|Refusal { diagnostic, reason }| self.refuse_early(q, opts, diagnostic, reason))?;
-        let (interp, sink) = self.interpreter(Some(&verified), None);
+        let (interp, sink) = self.interpreter(Some(Who::of(&verified)), None);
         let mut opts = opts.clone();
         opts.user = Some(verified.token().user_id.clone());
         if let Err(d) = gate::authorize(&verified, q) {
@@ -300,7 +320,7 @@ impl Service {
         match self.store.transaction(|tx: &Tx<'_>| tx.spend_use(&t.token_id, t.max_uses)) {
             Ok(true) => {}
             Ok(false) => {
-                let (interp, _) = self.interpreter(Some(&verified), Some("every use was taken".into()));
+                let (interp, _) = self.interpreter(Some(Who::of(&verified)), Some("every use was taken".into()));
                 return Err(interp.refuse(q, &opts, gate::refused("every use was taken").diagnostic));
             }
             Err(e) => return Err(interp.refuse(q, &opts, store_refusal(&e, q.span))),
@@ -411,20 +431,11 @@ impl Service {
         let Admitted { verified, interp, opts, .. } = self.admit(token, q, opts)?;
         let preview = interp.preview(q, &opts).map_err(|d| interp.refuse(q, &opts, d))?;
         let t = verified.token();
-        let ty = cal_grammar::GrainType::from_singular(preview.grain.grain_type().name().unwrap_or_default());
-        if !ty.is_some_and(|g| verified.may_write(g)) {
-            let d = Diagnostic::new(
-                Code::E902,
-                q.span,
-                format!(
-                    "This token may not write {} grains (it may write: {}).",
-                    preview.grain.grain_type().name().unwrap_or("these"),
-                    if t.allowed_grain_types.is_empty() { "none".into() } else { t.allowed_grain_types.join(", ") }
-                ),
-            )
-            .with_suggestion("Ask the issuer for a token whose allowed_grain_types include it.");
-            return Err(interp.refuse(q, &opts, d));
-        }
+        let written = preview.grain.grain_type().name().and_then(cal_grammar::GrainType::from_singular);
+        let Some(ty) = written else {
+            return Err(interp.refuse(q, &opts, bug(q.span, "an evolve preview of a non-standard grain type")));
+        };
+        gate::may_write(&verified, ty, q.span).map_err(|d| interp.refuse(q, &opts, d))?;
         let quota_left = self
             .store
             .dry_run(|tx: &Tx<'_>| tx.quota_used(&t.token_id))
@@ -508,7 +519,7 @@ impl Service {
             Some(v) => v,
             None => return self.bare_refusal(gate::refused("the prepared token's contents are damaged")),
         };
-        let (interp, _sink) = self.prepared_interpreter(&p);
+        let (interp, _sink) = self.interpreter(Some(Who::prepared(&p)), None);
         if self.switch(Switch::Tier1) {
             return interp.refuse(&q, &opts, tier1_off(q.span));
         }
@@ -579,39 +590,14 @@ impl Service {
                 Interpreter::new(interp.facade().clone(), config).evolved(&q, &opts, Ok(&preview))
             }
             Err(WriteError::Refused(d, reason)) => {
-                let (interp, _) = self.prepared_interpreter_with(&p, Some(reason));
+                let (interp, _) = self.interpreter(Some(Who::prepared(&p)), Some(reason));
                 interp.evolved(&q, &opts, Err(d))
             }
             Err(WriteError::Store(e)) => {
-                let (interp, _) = self.prepared_interpreter_with(&p, Some(e.to_string()));
+                let (interp, _) = self.interpreter(Some(Who::prepared(&p)), Some(e.to_string()));
                 interp.evolved(&q, &opts, Err(store_refusal(&e, q.span)))
             }
         }
-    }
-
-    fn prepared_interpreter(&self, p: &PreparedToken) -> (Interpreter<Arc<dyn ReadFacade>>, Arc<StoreAudit>) {
-        self.prepared_interpreter_with(p, None)
-    }
-
-    fn prepared_interpreter_with(
-        &self,
-        p: &PreparedToken,
-        reason: Option<String>,
-    ) -> (Interpreter<Arc<dyn ReadFacade>>, Arc<StoreAudit>) {
-        let sink = Arc::new(StoreAudit {
-            store: self.store.clone(),
-            token_id: Some(p.token_id.clone()),
-            reason,
-            failed: Mutex::new(None),
-        });
-        let mut config = self.config.interp.clone();
-        config.namespace = Some(p.namespace.clone());
-        config.tier1_switched_off = self.switch(Switch::Tier1);
-        config.tier1_enabled = !config.tier1_switched_off;
-        config.audit = Some(sink.clone());
-        config.audit_key = self.config.audit_key.clone();
-        let facade: Arc<dyn ReadFacade> = self.facade.clone();
-        (Interpreter::new(facade, config), sink)
     }
 
     /// The response to a request that carries no readable query (a damaged prepared token).
@@ -688,6 +674,15 @@ fn preview_of(p: &PreparedToken) -> Option<Preview> {
         policy: None,
         namespace: p.namespace.clone(),
     })
+}
+
+fn bug(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::E030,
+        span,
+        format!("Internal error: {what}. This is a bug in the CAL toolchain, please report it."),
+    )
+    .with_suggestion("Nothing was written.")
 }
 
 fn master_off() -> Diagnostic {
