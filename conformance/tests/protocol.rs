@@ -116,7 +116,7 @@ fn the_adapter_answers_every_line_even_broken_ones() {
     let answers = serve(&input, None);
     assert_eq!(answers.len(), 9);
     assert_eq!(answers[0]["type"], "hello");
-    assert_eq!(answers[0]["level"], "extended");
+    assert_eq!(answers[0]["level"], "evolve");
     assert_eq!(protocol_schema::validate("hello-response", &answers[0]), Ok(()));
     assert_eq!(answers[1]["result"]["accept"], true);
     assert_eq!(answers[1]["result"]["canonical"], "RECALL beliefs");

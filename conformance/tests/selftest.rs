@@ -59,7 +59,7 @@ fn the_jsonl_report_is_a_header_one_line_per_case_and_a_summary() {
     let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
     assert_eq!(lines.len(), outcomes.len() + 2);
     assert_eq!(lines[0]["type"], "header");
-    assert_eq!(lines[0]["implementation"]["declared_level"], "extended");
+    assert_eq!(lines[0]["implementation"]["declared_level"], "evolve");
     assert_eq!(lines[0]["cases"], outcomes.len());
     assert!(lines[1..=outcomes.len()].iter().all(|l| l["type"] == "case" && l["status"] == "passed"));
     let last = lines.last().expect("summary line");
