@@ -27,6 +27,8 @@ enum Command {
     Run(commands::run::RunArgs),
     /// Print the plan of each query without running it (EXPLAIN).
     Explain(commands::explain::ExplainArgs),
+    /// Print the §27 CAL quick reference for an LLM, generated from the grammar (token count on stderr).
+    Prompt(commands::prompt::PromptArgs),
     /// An interactive prompt: queries end with `;` or a blank line.
     Repl(commands::repl::ReplArgs),
     /// Report every diagnostic of a .cal document: lexical, syntax and semantic.
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Key(cmd) => commands::token::key(&cmd),
         Command::Token(cmd) => commands::token::token(&cmd),
         Command::Explain(args) => commands::explain::run(&args),
+        Command::Prompt(args) => commands::prompt::run(&args),
         Command::Repl(args) => commands::repl::run(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),

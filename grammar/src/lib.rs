@@ -19,6 +19,7 @@ pub mod enums;
 pub mod fields;
 pub mod hash;
 pub mod limits;
+pub mod prompt;
 pub mod relations;
 pub mod span;
 pub mod suggest;

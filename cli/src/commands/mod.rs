@@ -9,6 +9,7 @@ pub mod fmt;
 pub mod gate;
 pub mod lsp;
 pub mod mg;
+pub mod prompt;
 pub mod repl;
 pub mod run;
 pub mod store;
