@@ -57,6 +57,11 @@ enum Command {
     Prepare(commands::evolve::PrepareArgs),
     /// Execute what `cal prepare` printed: exactly the previewed write, or a refusal.
     Execute(commands::evolve::ExecuteArgs),
+    /// The reference server: §26 REST with prepare/execute, SSE/NDJSON/WebSocket streaming,
+    /// and MCP at /mcp, over one store database.
+    Serve(commands::serve::ServeArgs),
+    /// MCP on standard input/output, for agents that start a tool server as a subprocess.
+    Mcp(commands::serve::McpArgs),
     /// The language server, on standard input/output.
     Lsp(commands::lsp::LspArgs),
     /// Certify a CAL implementation against the conformance corpus; serve this toolchain as an adapter.
@@ -87,6 +92,8 @@ fn main() -> ExitCode {
         Command::Store(cmd) => commands::store::run(cmd),
         Command::Prepare(args) => commands::evolve::prepare(&args),
         Command::Execute(args) => commands::evolve::execute(&args),
+        Command::Serve(args) => commands::serve::serve(&args),
+        Command::Mcp(args) => commands::serve::mcp(&args),
         Command::Lsp(args) => commands::lsp::run(&args),
         Command::Conformance(cmd) => commands::conformance::run(cmd),
     }

@@ -174,6 +174,7 @@ codes! {
     E902 = "CAL-E902", "OperationNotAllowed", "18.1", Execute, "OperationNotAllowed -- the capability token does not allow this operation or grain type";
     E903 = "CAL-E903", "ServiceDisabled", "20.3", Execute, "ServiceDisabled -- the master kill switch of this store is on: every CAL operation is refused";
     E904 = "CAL-E904", "PolicyDenied", "19.1", Execute, "PolicyDenied -- the store's invalidation policy (OMS §23) refused the write";
+    E905 = "CAL-E905", "TooManyStreams", "11.6", Execute, "TooManyStreams -- a client may run at most 3 streams at once";
     }
 }
 

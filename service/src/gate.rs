@@ -155,3 +155,10 @@ pub fn may_write(v: &Verified, g: cal_grammar::GrainType, span: Span) -> Result<
     )
     .with_suggestion("Ask the issuer for a token whose allowed_grain_types include it."))
 }
+
+/// CAL-E902: the request addresses a memory (`/memories/{id}`) other than the token's
+/// namespace (§26: the memory id names a namespace the token must allow).
+pub fn other_memory(memory: &str, namespace: &str) -> Diagnostic {
+    Diagnostic::new(Code::E902, Span::default(), format!("This token is for memory {namespace:?}, not {memory:?}."))
+        .with_suggestion("Address the memory your token names, or ask the issuer for a token for this one.")
+}

@@ -18,11 +18,12 @@
 pub mod gate;
 pub mod key;
 pub mod prepared;
+pub mod request;
 pub mod service;
 pub mod token;
 
 pub use gate::{Needed, Refusal, authorize, required_ops, verify};
 pub use key::{KeyError, ServerKey};
 pub use prepared::{PREPARED_TTL_MS, PreparedToken};
-pub use service::{Prepared, Rates, Service, ServiceConfig, Switch};
+pub use service::{Caller, Prepared, Rates, Service, ServiceConfig, Switch};
 pub use token::{CapabilityToken, Claims, Op, TokenError, Verified};

@@ -149,6 +149,29 @@ impl AuditSink for StoreAudit {
     }
 }
 
+/// Who calls: the capability token's text, and, for a transport that addresses memories by
+/// id (`/memories/{id}/cal`, §26), the memory the request names, which must be the token's
+/// namespace (CAL-E902 otherwise). A bare `&str` is a token without a memory id.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller<'a> {
+    /// The token, as JSON text.
+    pub token: &'a str,
+    /// The memory id the request addresses, if the transport has one.
+    pub memory: Option<&'a str>,
+}
+
+impl<'a> From<&'a str> for Caller<'a> {
+    fn from(token: &'a str) -> Self {
+        Caller { token, memory: None }
+    }
+}
+
+impl<'a> From<&'a String> for Caller<'a> {
+    fn from(token: &'a String) -> Self {
+        Caller { token, memory: None }
+    }
+}
+
 /// On whose behalf a request runs: the capability token's id, namespace and tier.
 #[derive(Debug, Clone, Copy)]
 struct Who<'a> {
@@ -297,16 +320,21 @@ impl Service {
 
     /// Steps 1–5 of the gate (see the module docs): the interpreter the request runs on, or
     /// the response that refuses it.
-    fn admit(&self, token: &str, q: &Query, opts: &ExecOptions) -> Result<Admitted, Response> {
+    fn admit(&self, caller: Caller<'_>, q: &Query, opts: &ExecOptions) -> Result<Admitted, Response> {
         self.sync_templates();
         if self.switch(Switch::Master) {
             return Err(self.refuse_early(q, opts, master_off(), "master switch on".into()));
         }
-        let verified = gate::verify(token, &self.key, opts.now_ms)
+        let verified = gate::verify(caller.token, &self.key, opts.now_ms)
             .map_err(|Refusal { diagnostic, reason }| self.refuse_early(q, opts, diagnostic, reason))?;
         let (interp, sink) = self.interpreter(Some(Who::of(&verified)), None);
         let mut opts = opts.clone();
         opts.user = Some(verified.token().user_id.clone());
+        if let Some(memory) = caller.memory
+            && memory != verified.token().namespace
+        {
+            return Err(interp.refuse(q, &opts, gate::other_memory(memory, &verified.token().namespace)));
+        }
         if let Err(d) = gate::authorize(&verified, q) {
             return Err(interp.refuse(q, &opts, d));
         }
@@ -332,20 +360,20 @@ impl Service {
     /// statement is refused here with CAL-E044 naming prepare/execute (§18.2: REQUIRED for
     /// Tier 1); DEFINE TEMPLATE is registered in the store, so named references resolve in
     /// every process.
-    pub fn run(&self, token: &str, q: &Query, opts: &ExecOptions) -> Response {
-        self.run_with(token, q, opts, |interp, q, opts| interp.execute(q, opts))
+    pub fn run<'a>(&self, caller: impl Into<Caller<'a>>, q: &Query, opts: &ExecOptions) -> Response {
+        self.run_with(caller, q, opts, |interp, q, opts| interp.execute(q, opts))
     }
 
     /// [`Service::run`], with the statement run by `exec` on the admitted interpreter (a
     /// transport that streams calls [`Interpreter::execute_stream`] there).
-    pub fn run_with(
+    pub fn run_with<'a>(
         &self,
-        token: &str,
+        caller: impl Into<Caller<'a>>,
         q: &Query,
         opts: &ExecOptions,
         exec: impl FnOnce(&Interpreter<Arc<dyn ReadFacade>>, &Query, &ExecOptions) -> Response,
     ) -> Response {
-        let Admitted { verified, interp, sink, opts } = match self.admit(token, q, opts) {
+        let Admitted { verified, interp, sink, opts } = match self.admit(caller.into(), q, opts) {
             Ok(a) => a,
             Err(r) => return r,
         };
@@ -427,8 +455,13 @@ impl Service {
     /// Prepare (§18.2): the gate, then the store-aware preview of an evolve statement,
     /// judged by a dry run of the very write execute will perform. Returns the signed
     /// prepared token with the plan and the preview, or the refusal.
-    pub fn prepare(&self, token: &str, q: &Query, opts: &ExecOptions) -> Result<Prepared, Response> {
-        let Admitted { verified, interp, opts, .. } = self.admit(token, q, opts)?;
+    pub fn prepare<'a>(
+        &self,
+        caller: impl Into<Caller<'a>>,
+        q: &Query,
+        opts: &ExecOptions,
+    ) -> Result<Prepared, Response> {
+        let Admitted { verified, interp, opts, .. } = self.admit(caller.into(), q, opts)?;
         let preview = interp.preview(q, &opts).map_err(|d| interp.refuse(q, &opts, d))?;
         let t = verified.token();
         let written = preview.grain.grain_type().name().and_then(cal_grammar::GrainType::from_singular);
@@ -502,6 +535,12 @@ impl Service {
     /// transaction with its use, its quota, its rate and its audit entry, or refuses (CAL-E040
     /// when the store changed so that the preview no longer holds).
     pub fn execute(&self, prepared: &str, opts: &ExecOptions) -> Response {
+        self.execute_in(None, prepared, opts)
+    }
+
+    /// [`Service::execute`] for a transport that addresses a memory: the prepared statement
+    /// must have been prepared for it (CAL-E902 otherwise).
+    pub fn execute_in(&self, memory: Option<&str>, prepared: &str, opts: &ExecOptions) -> Response {
         let started = std::time::Instant::now();
         let p = match PreparedToken::verify(prepared, &self.key, opts.now_ms) {
             Ok(p) => p,
@@ -520,6 +559,11 @@ impl Service {
             None => return self.bare_refusal(gate::refused("the prepared token's contents are damaged")),
         };
         let (interp, _sink) = self.interpreter(Some(Who::prepared(&p)), None);
+        if let Some(memory) = memory
+            && memory != p.namespace
+        {
+            return interp.refuse(&q, &opts, gate::other_memory(memory, &p.namespace));
+        }
         if self.switch(Switch::Tier1) {
             return interp.refuse(&q, &opts, tier1_off(q.span));
         }
@@ -602,18 +646,50 @@ impl Service {
 
     /// The response to a request that carries no readable query (a damaged prepared token).
     fn bare_refusal(&self, r: Refusal) -> Response {
+        self.refuse_unparsed("execute", 1, None, r.diagnostic, Some(r.reason))
+    }
+
+    /// The response to a request refused before it was a query (its text did not parse or
+    /// check, or a prepared token is damaged): the §14.1 envelope with the error, audited.
+    /// The token is not verified here: its id is recorded only when it reads as a token.
+    fn refuse_unparsed(
+        &self,
+        statement_type: &'static str,
+        tier: u8,
+        token: Option<&str>,
+        d: Diagnostic,
+        reason: Option<String>,
+    ) -> Response {
+        let token_id = token.and_then(|t| crate::CapabilityToken::parse(t).ok()).map(|t| t.token_id);
         let _ = self.store.append_audit(&json!({
-            "token_id": null,
-            "statement_type": "execute",
-            "tier": 1,
-            "error": r.diagnostic.code.as_str(),
-            "refusal_reason": r.reason,
+            "token_id": token_id,
+            "statement_type": statement_type,
+            "tier": tier,
+            "error": d.code.as_str(),
+            "refusal_reason": reason,
         }));
         let json = json!({
-            "_cal": { "version": cal_interp::CAL_VERSION, "statement_type": "execute", "tier": 1 },
-            "error": cal_interp::diagnostic_json(&r.diagnostic),
+            "_cal": { "version": cal_interp::CAL_VERSION, "statement_type": statement_type, "tier": tier },
+            "error": cal_interp::diagnostic_json(&d),
         });
-        Response { statement_type: "execute", json, error: Some(r.diagnostic), warnings: Vec::new() }
+        Response { statement_type, json, error: Some(d), warnings: Vec::new() }
+    }
+
+    /// A request's text and parameters as one query, or the response that refuses it
+    /// (its first static error, audited). Warnings travel with the query.
+    pub fn read_request(
+        &self,
+        caller: Caller<'_>,
+        text: &str,
+        params: &cal_checker::Params,
+    ) -> Result<(Query, Vec<Diagnostic>), Response> {
+        crate::request::one_query(text, params).map_err(|errors| {
+            let first = errors
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| Diagnostic::new(Code::E014, Span::default(), "The request holds no query."));
+            self.refuse_unparsed("query", 0, Some(caller.token), first, None)
+        })
     }
 }
 

@@ -62,7 +62,7 @@ pub fn prepare(args: &PrepareArgs) -> ExitCode {
     };
     let mut interp = session.interp.config().clone();
     interp.audit = None;
-    let service = match open_service(&args.key, &args.session.stores, session.opts.now_ms, interp) {
+    let service = match open_service(&args.key, &args.session.stores, Some(session.opts.now_ms), interp) {
         Ok(s) => s,
         Err(e) => return e.exit(),
     };
@@ -102,7 +102,7 @@ pub fn execute(args: &ExecuteArgs) -> ExitCode {
     };
     let mut interp = session.interp.config().clone();
     interp.audit = None;
-    let service = match open_service(&args.key, &args.session.stores, session.opts.now_ms, interp) {
+    let service = match open_service(&args.key, &args.session.stores, Some(session.opts.now_ms), interp) {
         Ok(s) => s,
         Err(e) => return e.exit(),
     };

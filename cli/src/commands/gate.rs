@@ -27,8 +27,15 @@ fn audit_key(key: &ServerKey) -> Vec<u8> {
     }
 }
 
-/// Opens the service over the one store database of `stores`, with the key at `key`.
-pub fn open_service(key: &Path, stores: &[PathBuf], now_ms: i64, interp: InterpConfig) -> Result<Service, OpenError> {
+/// Opens the service over the one store database of `stores`, with the key at `key`. The
+/// store's clock is `now_ms` when given (one-shot commands, `--now`), else the system clock
+/// (a server).
+pub fn open_service(
+    key: &Path,
+    stores: &[PathBuf],
+    now_ms: Option<i64>,
+    interp: InterpConfig,
+) -> Result<Service, OpenError> {
     let key = ServerKey::load(key).map_err(|e| OpenError::Usage(format!("{}: {e}", key.display())))?;
     let [db] = stores else {
         return Err(OpenError::Usage(
@@ -42,7 +49,8 @@ pub fn open_service(key: &Path, stores: &[PathBuf], now_ms: i64, interp: InterpC
             db.display()
         )));
     }
-    let store = DurableStore::open(db, oms::store::StoreConfig::fixed_clock(now_ms), OpenOptions::read_write())
+    let clock = now_ms.map_or_else(oms::store::StoreConfig::default, oms::store::StoreConfig::fixed_clock);
+    let store = DurableStore::open(db, clock, OpenOptions::read_write())
         .map_err(|e| OpenError::Store(format!("{}: {e}", db.display())))?;
     let audit_key = audit_key(&key);
     Ok(Service::new(Arc::new(store), key, ServiceConfig { interp, audit_key, ..ServiceConfig::default() }))
@@ -67,7 +75,7 @@ impl Gate {
     pub fn open(token: &str, key: &Path, stores: &[PathBuf], session: &Session) -> Result<Gate, OpenError> {
         let mut interp = session.interp.config().clone();
         interp.audit = None;
-        let service = open_service(key, stores, session.opts.now_ms, interp)?;
+        let service = open_service(key, stores, Some(session.opts.now_ms), interp)?;
         Ok(Gate { token: token_text(token)?, service })
     }
 

@@ -12,6 +12,7 @@ pub mod mg;
 pub mod prompt;
 pub mod repl;
 pub mod run;
+pub mod serve;
 pub mod store;
 pub mod token;
 
