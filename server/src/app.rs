@@ -1,5 +1,6 @@
 //! The application: shared state, the router, and serving with graceful shutdown.
 
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -102,20 +103,32 @@ async fn log_request(req: axum::extract::Request, next: axum::middleware::Next) 
 }
 
 /// Serves `state` on `listener` until `shutdown` completes; then in-flight requests finish
-/// and open streams are cancelled (their readers get a `cancelled` event).
+/// and open streams are cancelled (their readers get a `cancelled` event). A connection that
+/// still has not finished a stall timeout later (a reader that reads nothing) is dropped.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let streams = state.streams.clone();
+    let grace = state.config.stall_timeout;
+    let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            streams.cancel_all("the server is shutting down");
-        })
-        .await
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        shutdown.await;
+        streams.cancel_all("the server is shutting down");
+        let _ = stopping_tx.send(());
+    });
+    tokio::select! {
+        r = server.into_future() => r,
+        () = async move {
+            if stopping_rx.await.is_ok() {
+                tokio::time::sleep(grace).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => Ok(()),
+    }
 }
 
 /// Completes on SIGTERM or Ctrl-C.

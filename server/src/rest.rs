@@ -242,12 +242,11 @@ pub async fn start(state: &AppState, memory: String, token: String, req: CalRequ
         st.streams.close(&producer);
         let _ = done_tx.send(response);
     });
-    tokio::select! {
-        first = first_rx => match first {
-            Ok(()) => Ok(Started::Streaming(stream)),
-            Err(_) => Err(Diagnostic::new(Code::E030, Span::default(), "The stream ended before it started.")),
-        },
-        done = done_rx => match done {
+    // The first event names the stream; a request that ends without one (refused, or not an
+    // ASSEMBLE) drops the sender, and its envelope follows.
+    match first_rx.await {
+        Ok(()) => Ok(Started::Streaming(stream)),
+        Err(_) => match done_rx.await {
             Ok(r) => Ok(Started::Done(Box::new(r))),
             Err(_) => Err(Diagnostic::new(Code::E030, Span::default(), "The request failed inside the server.")),
         },

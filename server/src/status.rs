@@ -13,7 +13,7 @@ pub fn for_error(error: Option<&Diagnostic>) -> StatusCode {
         Code::E901 => StatusCode::UNAUTHORIZED,
         Code::E902 | Code::E044 | Code::E045 | Code::E904 => StatusCode::FORBIDDEN,
         Code::E903 => StatusCode::SERVICE_UNAVAILABLE,
-        Code::E043 | Code::E052 => StatusCode::TOO_MANY_REQUESTS,
+        Code::E043 | Code::E052 | Code::E905 => StatusCode::TOO_MANY_REQUESTS,
         Code::E046 => StatusCode::NOT_FOUND,
         Code::E040 => StatusCode::CONFLICT,
         Code::E031 | Code::E075 => StatusCode::GATEWAY_TIMEOUT,

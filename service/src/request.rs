@@ -35,6 +35,19 @@ pub fn analyze(text: &str, params: &Params) -> (Option<Document>, Vec<Diagnostic
 /// request is one query — BATCH runs several — so the separator is an unexpected token
 /// here). Warnings are returned with the query.
 pub fn one_query(text: &str, params: &Params) -> Result<(Query, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let max = cal_grammar::limits::MAX_QUERY_BYTES;
+    if !is_json_form(text) && text.len() > max {
+        // A request is one query, so its text is the query whose length §17.3 bounds; the
+        // check comes before any token (Prelex), whatever else is wrong with the text.
+        return Err(vec![
+            Diagnostic::new(
+                Code::E001,
+                Span::new(max, text.len()),
+                format!("The query is {} bytes; at most {max} are allowed (§17.3).", text.len()),
+            )
+            .with_suggestion("Shorten the query: bind long values as $parameters, or split it into several requests."),
+        ]);
+    }
     let (doc, diagnostics) = analyze(text, params);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics.into_iter().filter(Diagnostic::is_error).collect());

@@ -669,7 +669,7 @@ impl Service {
             "refusal_reason": reason,
         }));
         let json = json!({
-            "_cal": { "version": cal_interp::CAL_VERSION, "statement_type": statement_type, "tier": tier },
+            "_cal": { "version": cal_interp::CAL_VERSION, "tier": tier },
             "error": cal_interp::diagnostic_json(&d),
         });
         Response { statement_type, json, error: Some(d), warnings: Vec::new() }

@@ -23,6 +23,50 @@ pub struct ServeArgs {
     /// Where to listen; port 0 picks a free one (the address is printed on standard output).
     #[arg(long, default_value = "127.0.0.1:7420")]
     pub addr: SocketAddr,
+    /// Largest request body read; a larger one is refused with 413.
+    #[arg(long, value_name = "BYTES", default_value_t = ServerConfig::default().body_limit)]
+    pub body_limit: usize,
+    /// Concurrent streams per client (§11.6: 3).
+    #[arg(long, value_name = "N", default_value_t = ServerConfig::default().max_streams_per_client)]
+    pub max_streams: usize,
+    /// Unsent event bytes buffered per stream before the assembly waits (§11.6: 64 KB).
+    #[arg(long, value_name = "BYTES", default_value_t = ServerConfig::default().event_buffer_bytes)]
+    pub event_buffer: usize,
+    /// How long a stream waits for a reader that takes nothing before it is cut (§11.6: 30 s).
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    pub stall_timeout_ms: u64,
+    /// How long a disconnected stream waits for its reader to come back, and how long a
+    /// finished one can be resumed (§11.6: 10 s).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub reconnect_window_ms: u64,
+    /// The kernel's send buffer per connection (SO_SNDBUF), so that what a slow reader has
+    /// not taken stays in the server's event buffer, where §11.6's limit and stall timeout
+    /// apply; the system default when absent.
+    #[arg(long, value_name = "BYTES")]
+    pub send_buffer: Option<u32>,
+}
+
+/// Binds the listening socket, with the send buffer accepted connections inherit.
+fn listen(addr: SocketAddr, send_buffer: Option<u32>) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    if let Some(n) = send_buffer {
+        socket.set_send_buffer_size(n)?;
+    }
+    socket.bind(addr)?;
+    socket.listen(1024)
+}
+
+impl ServeArgs {
+    fn config(&self) -> ServerConfig {
+        ServerConfig {
+            body_limit: self.body_limit,
+            max_streams_per_client: self.max_streams,
+            event_buffer_bytes: self.event_buffer,
+            stall_timeout: std::time::Duration::from_millis(self.stall_timeout_ms),
+            reconnect_window: std::time::Duration::from_millis(self.reconnect_window_ms),
+        }
+    }
 }
 
 /// `cal mcp`.
@@ -46,20 +90,20 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
         .map_err(|e| super::usage_error(&format!("cannot start the async runtime: {e}")))
 }
 
-fn state(store: &PathBuf, key: &std::path::Path) -> Result<AppState, ExitCode> {
+fn state(store: &PathBuf, key: &std::path::Path, config: ServerConfig) -> Result<AppState, ExitCode> {
     let service =
         open_service(key, std::slice::from_ref(store), None, InterpConfig::default()).map_err(|e| e.exit())?;
-    Ok(AppState::new(Arc::new(service), ServerConfig::default()))
+    Ok(AppState::new(Arc::new(service), config))
 }
 
 /// Runs `cal serve` until SIGTERM or Ctrl-C; in-flight requests finish, streams are cancelled.
 pub fn serve(args: &ServeArgs) -> ExitCode {
-    let (rt, state) = match runtime().and_then(|rt| Ok((rt, state(&args.store, &args.key)?))) {
+    let (rt, state) = match runtime().and_then(|rt| Ok((rt, state(&args.store, &args.key, args.config())?))) {
         Ok(x) => x,
         Err(code) => return code,
     };
     rt.block_on(async {
-        let listener = match tokio::net::TcpListener::bind(args.addr).await {
+        let listener = match listen(args.addr, args.send_buffer) {
             Ok(l) => l,
             Err(e) => return super::usage_error(&format!("cannot listen on {}: {e}", args.addr)),
         };
@@ -81,7 +125,7 @@ pub fn mcp(args: &McpArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return e.exit(),
     };
-    let (rt, state) = match runtime().and_then(|rt| Ok((rt, state(&args.store, &args.key)?))) {
+    let (rt, state) = match runtime().and_then(|rt| Ok((rt, state(&args.store, &args.key, ServerConfig::default())?))) {
         Ok(x) => x,
         Err(code) => return code,
     };
