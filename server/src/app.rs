@@ -28,6 +28,9 @@ pub struct ServerConfig {
     pub stall_timeout: Duration,
     /// How long a finished or disconnected stream can be resumed (§11.6: 10 s).
     pub reconnect_window: Duration,
+    /// A fixed clock for every request (epoch ms), for reproducible answers; the system clock
+    /// when `None`.
+    pub fixed_now: Option<i64>,
 }
 
 impl Default for ServerConfig {
@@ -38,6 +41,7 @@ impl Default for ServerConfig {
             event_buffer_bytes: 64 * 1024,
             stall_timeout: Duration::from_secs(30),
             reconnect_window: Duration::from_secs(10),
+            fixed_now: None,
         }
     }
 }
@@ -61,7 +65,14 @@ impl AppState {
     }
 }
 
-/// Epoch milliseconds now: the clock of every request.
+impl AppState {
+    /// The clock of every request: the fixed one, or the system's.
+    pub fn now(&self) -> i64 {
+        self.config.fixed_now.unwrap_or_else(now_ms)
+    }
+}
+
+/// Epoch milliseconds now, by the system clock.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -27,7 +27,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{Map, Value, json};
 
-use crate::app::{AppState, now_ms};
+use crate::app::AppState;
 
 /// The MCP server: the shared state, and the token of a stdio session.
 #[derive(Clone)]
@@ -164,7 +164,7 @@ impl CalMcp {
     fn call(&self, name: &str, args: Map<String, Value>, token: String) -> Result<CallToolResult, ErrorData> {
         let service = &self.state.service;
         let params = args.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
-        let opts = ExecOptions { now_ms: now_ms(), params: params.clone(), ..ExecOptions::default() };
+        let opts = ExecOptions { now_ms: self.state.now(), params: params.clone(), ..ExecOptions::default() };
         let caller = Caller { token: &token, memory: None };
         let run = |text: &str| -> Value {
             match service.read_request(caller, text, &Params::from_json_object(&params)) {
@@ -239,7 +239,7 @@ impl CalMcp {
         let facade: Arc<dyn cal_interp::ReadFacade> = self.state.service.facade().clone();
         let interp = Interpreter::new(facade, InterpConfig::default());
         match cal_parser::parse_query(text).ast {
-            Some(q) => interp.execute(&q, &ExecOptions::fixed(now_ms())).json,
+            Some(q) => interp.execute(&q, &ExecOptions::fixed(self.state.now())).json,
             None => Value::Null,
         }
     }

@@ -17,7 +17,7 @@ use cal_parser::ast::Query;
 use cal_service::Caller;
 use serde_json::{Map, Value, json};
 
-use crate::app::{AppState, now_ms};
+use crate::app::AppState;
 use crate::status;
 use crate::streams::{Reader, Stream, StreamRefusal};
 
@@ -142,9 +142,9 @@ pub fn bearer(headers: &HeaderMap) -> String {
         .unwrap_or_default()
 }
 
-/// The options of a request: the clock now, its parameters, measured timing.
-pub fn options(params: &Map<String, Value>) -> ExecOptions {
-    ExecOptions { now_ms: now_ms(), params: params.clone(), ..ExecOptions::default() }
+/// The options of a request: the server's clock, its parameters, measured timing.
+pub fn options(state: &AppState, params: &Map<String, Value>) -> ExecOptions {
+    ExecOptions { now_ms: state.now(), params: params.clone(), ..ExecOptions::default() }
 }
 
 /// Reads the request's one query through the service (a static refusal is audited there).
@@ -180,7 +180,7 @@ pub async fn run(State(state): State<AppState>, Path(id): Path<String>, headers:
         match query(&st, caller, &req) {
             Err(r) => r,
             Ok((q, warnings)) => {
-                let mut r = st.service.run(caller, &q, &options(&req.params));
+                let mut r = st.service.run(caller, &q, &options(&st, &req.params));
                 cal_service::request::merge_warnings(&mut r.json, &warnings);
                 r
             }
@@ -225,7 +225,7 @@ pub async fn start(state: &AppState, memory: String, token: String, req: CalRequ
             Err(r) => r,
             Ok((q, warnings)) => {
                 let mut first = Some(first_tx);
-                let mut r = st.service.run_with(caller, &q, &options(&req.params), |interp, q, opts| {
+                let mut r = st.service.run_with(caller, &q, &options(&st, &req.params), |interp, q, opts| {
                     let mut sink = |e: &Event| {
                         if let Some(tx) = first.take() {
                             st.streams.name(&e.assembly_id, &producer);
@@ -343,7 +343,7 @@ pub async fn prepare(
     let done = blocking(move || {
         let caller = Caller { token: &token, memory: Some(&id) };
         let (q, _) = query(&state, caller, &req)?;
-        state.service.prepare(caller, &q, &options(&req.params))
+        state.service.prepare(caller, &q, &options(&state, &req.params))
     })
     .await;
     match done {
@@ -377,7 +377,7 @@ pub async fn execute(
         }
         _ => return bad_body("The body of execute is {\"token\": \"…\"}, the token prepare returned.".into()),
     };
-    match blocking(move || state.service.execute_in(Some(&id), &token, &options(&Map::new()))).await {
+    match blocking(move || state.service.execute_in(Some(&id), &token, &options(&state, &Map::new()))).await {
         Ok(r) => answer(&r),
         Err(r) => r,
     }

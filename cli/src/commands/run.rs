@@ -178,23 +178,24 @@ impl Session {
     /// Parses and checks a text (text/cal, or application/json+cal when it starts with `{` or `[`).
     /// Errors (and warnings) are printed as `cal check` prints them; `None` when there are errors.
     pub fn check(&self, name: &str, text: &str) -> Option<Document> {
-        let trimmed = text.trim_start();
-        let (document, diagnostics): (Option<Document>, Vec<Diagnostic>) =
-            if trimmed.starts_with('{') || trimmed.starts_with('[') {
-                match cal_parser::json::from_json_text(text) {
-                    Ok(doc) => {
-                        let d = cal_checker::check_document(&doc, Some(&self.params));
-                        (Some(doc), d)
-                    }
-                    Err(d) => (None, d),
-                }
-            } else {
-                let a = cal_checker::analyze(text, Some(&self.params));
-                (a.document, a.diagnostics)
-            };
-        render::eprint_diagnostics(name, text.as_bytes(), &diagnostics);
-        if diagnostics.iter().any(Diagnostic::is_error) { None } else { document }
+        self.check_with_warnings(name, text).map(|(doc, _)| doc)
     }
+
+    /// [`Session::check`], also returning the warnings found (shown as code frames too), so
+    /// that each query's response can carry its own (`_cal.warnings`), as a server's does.
+    pub fn check_with_warnings(&self, name: &str, text: &str) -> Option<(Document, Vec<Diagnostic>)> {
+        let (document, diagnostics) = cal_service::request::analyze(text, &self.params);
+        render::eprint_diagnostics(name, text.as_bytes(), &diagnostics);
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            return None;
+        }
+        document.map(|d| (d, diagnostics))
+    }
+}
+
+/// The warnings of `all` that lie inside `query`.
+fn warnings_of(query: &cal_parser::ast::Query, all: &[Diagnostic]) -> Vec<Diagnostic> {
+    all.iter().filter(|d| d.span.start >= query.span.start && d.span.end <= query.span.end).cloned().collect()
 }
 
 /// An opened memory: the facade queries go through, and the durable facade to ask for
@@ -343,7 +344,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let Some(document) = session.check(&name, &text) else { return super::invalid() };
+    let Some((document, warnings)) = session.check_with_warnings(&name, &text) else { return super::invalid() };
     if document.queries.is_empty() {
         return super::usage_error("no query to run");
     }
@@ -357,9 +358,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let responses: Vec<Response> = document
         .queries
         .iter()
-        .map(|q| match &gate {
-            Some(g) => g.run(q, &session.opts, |interp, q, opts| interp.execute(q, opts)),
-            None => session.interp.execute(q, &session.opts),
+        .map(|q| {
+            let mut r = match &gate {
+                Some(g) => g.run(q, &session.opts, |interp, q, opts| interp.execute(q, opts)),
+                None => session.interp.execute(q, &session.opts),
+            };
+            cal_service::request::merge_warnings(&mut r.json, &warnings_of(q, &warnings));
+            r
         })
         .collect();
     if let Some(failure) = session.store_failure() {

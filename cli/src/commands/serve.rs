@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// apply; the system default when absent.
     #[arg(long, value_name = "BYTES")]
     pub send_buffer: Option<u32>,
+    /// Answer every request as of this instant (RFC 3339), as `cal run --now` does: for
+    /// reproducible answers; the system clock when absent.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
 }
 
 /// Binds the listening socket, with the send buffer accepted connections inherit.
@@ -58,14 +62,22 @@ fn listen(addr: SocketAddr, send_buffer: Option<u32>) -> std::io::Result<tokio::
 }
 
 impl ServeArgs {
-    fn config(&self) -> ServerConfig {
-        ServerConfig {
+    fn config(&self) -> Result<ServerConfig, ExitCode> {
+        let fixed_now = match &self.now {
+            None => None,
+            Some(t) => Some(
+                oms::time::parse_rfc3339_ms(t)
+                    .ok_or_else(|| super::usage_error(&format!("--now {t:?} is not an RFC 3339 date-time")))?,
+            ),
+        };
+        Ok(ServerConfig {
             body_limit: self.body_limit,
             max_streams_per_client: self.max_streams,
             event_buffer_bytes: self.event_buffer,
             stall_timeout: std::time::Duration::from_millis(self.stall_timeout_ms),
             reconnect_window: std::time::Duration::from_millis(self.reconnect_window_ms),
-        }
+            fixed_now,
+        })
     }
 }
 
@@ -91,14 +103,19 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
 }
 
 fn state(store: &PathBuf, key: &std::path::Path, config: ServerConfig) -> Result<AppState, ExitCode> {
-    let service =
-        open_service(key, std::slice::from_ref(store), None, InterpConfig::default()).map_err(|e| e.exit())?;
+    let service = open_service(key, std::slice::from_ref(store), config.fixed_now, InterpConfig::default())
+        .map_err(|e| e.exit())?;
     Ok(AppState::new(Arc::new(service), config))
 }
 
 /// Runs `cal serve` until SIGTERM or Ctrl-C; in-flight requests finish, streams are cancelled.
 pub fn serve(args: &ServeArgs) -> ExitCode {
-    let (rt, state) = match runtime().and_then(|rt| Ok((rt, state(&args.store, &args.key, args.config())?))) {
+    let (rt, state) = match runtime().and_then(|rt| {
+        Ok((rt, {
+            let config = args.config()?;
+            state(&args.store, &args.key, config)?
+        }))
+    }) {
         Ok(x) => x,
         Err(code) => return code,
     };

@@ -67,6 +67,10 @@ pub struct IssueArgs {
     /// Requests that may present the token.
     #[arg(long, default_value_t = 1)]
     max_uses: u64,
+    /// Issue it as of this instant (RFC 3339) instead of now: for a server or a `cal run`
+    /// that runs on a fixed clock (`--now`).
+    #[arg(long, value_name = "RFC3339")]
+    now: Option<String>,
 }
 
 /// `cal key …`.
@@ -147,7 +151,14 @@ fn issue(a: &IssueArgs) -> ExitCode {
         ttl_ms,
         max_uses: a.max_uses,
     };
-    match claims.issue(&key, now_ms()) {
+    let issued_at = match &a.now {
+        None => now_ms(),
+        Some(t) => match oms::time::parse_rfc3339_ms(t) {
+            Some(ms) => ms,
+            None => return super::usage_error(&format!("--now {t:?} is not an RFC 3339 date-time")),
+        },
+    };
+    match claims.issue(&key, issued_at) {
         Ok(t) => {
             outln!("{}", t.to_json());
             OK
