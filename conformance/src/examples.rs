@@ -24,9 +24,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::LazyLock;
 
-/// The response schema of Appendix B (`schema/cal-response.schema.json`): the §14.1
+/// The response schema of Appendix B (`parser/schema/cal-response.schema.json`, beside the request schema): the §14.1
 /// envelope, each statement's members, and the §22.1 error object.
-pub const RESPONSE_SCHEMA: &str = include_str!("../schema/cal-response.schema.json");
+pub const RESPONSE_SCHEMA: &str = include_str!("../../parser/schema/cal-response.schema.json");
 
 /// The schema of the examples file itself (`schema/cal-examples.schema.json`).
 pub const EXAMPLES_SCHEMA: &str = include_str!("../schema/cal-examples.schema.json");

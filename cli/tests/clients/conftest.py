@@ -92,7 +92,7 @@ def server(memory):
 
 def schema_validator():
     import jsonschema
-    schema = json.loads((ROOT / "conformance" / "schema" / "cal-response.schema.json").read_text())
+    schema = json.loads((ROOT / "parser" / "schema" / "cal-response.schema.json").read_text())
     return jsonschema.Draft202012Validator(schema)
 
 

@@ -147,7 +147,7 @@ def test_a_client_that_disconnects_leaves_a_cancelled_entry(memory):
 def test_a_stalled_reader_is_cut_after_the_stall_timeout(memory):
     s = Server(memory, *SLOW, "--stall-timeout-ms", "700")
     try:
-        conn = stalled_request(s.addr, memory.token(tier=0), BIG)
+        conn = stalled_request(s.addr, memory.token(tier=0), BIG, accept="text/event-stream")
         try:
             assert wait_for(lambda: any(e.get("cancelled") and "stall" in (e.get("cancel_reason") or "")
                                         for e in streamed_entries(memory)), seconds=15)
