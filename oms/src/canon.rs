@@ -120,6 +120,21 @@ fn write_map<S: Sink>(sink: &mut S, m: &Map, km: KeyMap, depth: usize, max_depth
             KeyMap::Top { .. } => Nested::for_field(&key).map_or(KeyMap::Plain, KeyMap::Nested),
             _ => KeyMap::Plain,
         };
+        // The mapping is bijective (OMS §6): a full name that is itself another field's short
+        // key would decode as that field, so it is refused rather than written.
+        let taken = match km {
+            KeyMap::Plain => None,
+            KeyMap::Top { is_action } => Some(fields::expand_key(&key, is_action)).filter(|f| *f != key.as_ref()),
+            KeyMap::Nested(n) => Some(n.expand(&key)).filter(|f| *f != key.as_ref()),
+        };
+        if let Some(full) = taken {
+            return Err(OmsError::schema(
+                &key,
+                format!(
+                    "a field cannot be named {key:?}: that is the short key of `{full}` (OMS §6.12, the mapping is bijective)"
+                ),
+            ));
+        }
         let key = match km {
             KeyMap::Plain => key,
             KeyMap::Top { is_action } => match key {

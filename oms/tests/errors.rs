@@ -546,3 +546,34 @@ fn err_corrupt_integer_in_float_field() {
         "{e}"
     );
 }
+
+/// OMS §6.12: the field mapping is bijective. A field literally named like another field's
+/// short key (`s` is `subject`'s) would be written as that key and read back as `subject`
+/// (`cal mg verify` passed it); it is refused when encoding, top level and nested alike.
+#[test]
+fn a_field_named_like_a_short_key_is_refused() {
+    let grain = |extra: (&str, oms::Value)| {
+        let mut m = oms::Map::new();
+        for (k, v) in [("type", "belief"), ("relation", "r"), ("object", "o")] {
+            m.insert(k.into(), v.into());
+        }
+        m.insert("confidence".into(), 0.5.into());
+        m.insert("created_at".into(), 1_768_471_200_000i64.into());
+        m.insert(extra.0.into(), extra.1);
+        Grain::new(m).unwrap()
+    };
+    let e = grain(("s", 1_768_471_200_000i64.into())).encode().unwrap_err();
+    assert_eq!(e.code(), "ERR_SCHEMA", "{e}");
+    assert!(e.to_string().contains("subject"), "{e}");
+    // With `subject` present too, the answer is the same refusal, not "duplicate map key".
+    let mut both = grain(("s", "x".into()));
+    let mut m = both.fields().clone();
+    m.insert("subject".into(), "alice".into());
+    both = Grain::new(m).unwrap();
+    assert_eq!(both.encode().unwrap_err().code(), "ERR_SCHEMA");
+    // A name that is no short key is kept as is (§6.12 "unknown keys MUST be preserved").
+    assert!(grain(("subject", "alice".into())).encode().is_ok());
+    let mut custom = grain(("subject", "alice".into())).fields().clone();
+    custom.insert("my_field".into(), "x".into());
+    assert!(Grain::new(custom).unwrap().encode().is_ok());
+}

@@ -292,3 +292,38 @@ fn wire_framing() {
     assert!(frames[0].is_err());
     assert!(mg::write_frame(&mut Vec::new(), &[]).is_err());
 }
+
+/// A decompression bomb: a compressed `.mg` whose one grain region is a small zstd frame that
+/// declares (and really holds) 200 MB. The offsets say the region holds one grain starting at
+/// the beginning, so it may be at most one grain long: the file is refused before anything is
+/// decompressed or allocated (it used to cost 4.2 GB of memory for a 145 KB file).
+#[test]
+fn a_decompression_bomb_is_refused_before_decompressing() {
+    use sha2::Digest as _;
+    use std::io::Write as _;
+    let opts = PackOptions { compress: true, ..PackOptions::default() };
+    let blob = grain(1).encode().unwrap().bytes;
+    let honest = pack([blob.as_slice()], None, &opts).unwrap();
+    assert!(MgFile::open(&honest).is_ok());
+    // Same header and offsets, the frame replaced by the bomb, the footer recomputed.
+    let header_and_offsets = 16 + 4; // the file header, then one offset (mg::FILE_HEADER_LEN)
+    let declared: u64 = 200 << 20;
+    let mut enc = zstd::stream::Encoder::new(Vec::new(), 19).unwrap();
+    enc.include_contentsize(true).unwrap();
+    enc.set_pledged_src_size(Some(declared)).unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..200 {
+        enc.write_all(&zeros).unwrap();
+    }
+    let frame = enc.finish().unwrap();
+    assert!(frame.len() < 64 * 1024, "a bomb: {} bytes of frame", frame.len());
+    let mut bomb = honest[..header_and_offsets].to_vec();
+    bomb.extend_from_slice(&frame);
+    let digest = sha2::Sha256::digest(&bomb);
+    bomb.extend_from_slice(&digest);
+    let e = MgFile::open(&bomb).unwrap_err();
+    assert!(e.to_string().contains("refused before decompressing"), "{e}");
+    // A ceiling set by the caller applies to an honest file as well.
+    let e = MgFile::open_limited(&honest, 16).unwrap_err();
+    assert!(e.to_string().contains("limit"), "{e}");
+}

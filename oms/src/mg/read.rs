@@ -13,6 +13,11 @@ use sha2::{Digest, Sha256};
 /// Largest decompressed grain region accepted (offsets are u32).
 pub const MAX_REGION: u64 = u32::MAX as u64;
 
+/// Largest last grain a compressed region may end with: the region a file declares may
+/// exceed where its last grain starts (its offset) by at most this much, so a small frame
+/// declaring gigabytes (a decompression bomb) is refused before anything is allocated.
+pub const MAX_LAST_ENTRY: u64 = 64 * 1024 * 1024;
+
 /// An opened, checksum-verified `.mg` file.
 #[derive(Debug)]
 pub struct MgFile<'a> {
@@ -28,6 +33,12 @@ impl<'a> MgFile<'a> {
     /// (`ERR_INTEGRITY`), the offset index, decompresses the grain region if
     /// needed and parses the manifest. Grains themselves are decoded lazily.
     pub fn open(data: &'a [u8]) -> Result<Self> {
+        Self::open_limited(data, MAX_REGION)
+    }
+
+    /// [`MgFile::open`] with a ceiling on the decompressed grain region (bytes), for callers
+    /// that bound the memory one file may take.
+    pub fn open_limited(data: &'a [u8], max_region: u64) -> Result<Self> {
         let header = FileHeader::parse(data)?;
         let n = header.count as usize;
         let base = FILE_HEADER_LEN + 4 * n;
@@ -48,8 +59,18 @@ impl<'a> MgFile<'a> {
                 .ok()
                 .flatten()
                 .ok_or_else(|| container("zstd frame does not declare its content size"))?;
-            if size > MAX_REGION - base as u64 {
-                return Err(container("decompressed grain region too large"));
+            // What the file itself allows: its grains start at the offsets it lists, so the
+            // region ends at most one grain after the last offset.
+            let allowed = match offsets.last() {
+                None => 0,
+                Some(last) => u64::from(*last).saturating_sub(base as u64).saturating_add(MAX_LAST_ENTRY),
+            };
+            let ceiling = max_region.min(MAX_REGION - base as u64);
+            if size > allowed || size > ceiling {
+                return Err(container(format!(
+                    "the compressed grain region declares {size} bytes, more than its offsets allow ({allowed}) \
+                     or the limit ({ceiling}): refused before decompressing"
+                )));
             }
             let region =
                 zstd::bulk::decompress(&body[..frame], size as usize).map_err(|e| container(format!("zstd: {e}")))?;
