@@ -19,4 +19,4 @@ pub mod engine;
 pub mod server;
 pub mod textmate;
 
-pub use server::{serve, serve_stdio};
+pub use server::{Ending, serve, serve_stdio};

@@ -11,10 +11,12 @@ pub struct LspArgs {
     pub stdio: bool,
 }
 
-/// Serves until the client sends `exit`.
+/// Serves until the client sends `exit`: status 0 after `shutdown`, 1 without it (LSP
+/// lifecycle).
 pub fn run(_args: &LspArgs) -> ExitCode {
     match cal_lsp::serve_stdio() {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(cal_lsp::Ending::Clean) => ExitCode::SUCCESS,
+        Ok(cal_lsp::Ending::Abrupt) => ExitCode::FAILURE,
         Err(e) => {
             errln!("cal lsp: {e}");
             ExitCode::FAILURE

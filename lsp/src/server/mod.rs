@@ -14,6 +14,9 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
+pub mod guard;
+pub use guard::Ending;
+
 /// How long after the last change diagnostics are computed.
 pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(120);
 
@@ -371,28 +374,38 @@ impl LanguageServer for Backend {
     }
 }
 
-/// Serves the protocol over any byte streams with the given settings (tests use an in-memory duplex).
-pub async fn serve_with<I, O>(input: I, output: O, config: Config)
+/// Serves the protocol over any byte streams with the given settings (tests use an in-memory
+/// duplex). Every message passes the [`guard`] first, so a malformed one is answered with a
+/// JSON-RPC error and the session goes on; returns how the session ended.
+pub async fn serve_with<I, O>(input: I, output: O, config: Config) -> Ending
 where
     I: tokio::io::AsyncRead + Unpin,
-    O: tokio::io::AsyncWrite,
+    O: tokio::io::AsyncWrite + Unpin,
 {
+    let (to_server, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, from_server) = tokio::io::duplex(1 << 16);
+    let (frames_tx, frames_rx) = tokio::sync::mpsc::channel(64);
     let (service, socket) = LspService::new(move |client| Backend::new(client, config));
-    Server::new(input, output, socket).serve(service).await;
+    let server = Server::new(server_in, server_out, socket).serve(service);
+    let guarded = guard::run(input, to_server, frames_tx.clone());
+    let copied = guard::frames(from_server, frames_tx);
+    let written = guard::write(output, frames_rx);
+    let (ending, (), (), ()) = tokio::join!(guarded, server, copied, written);
+    ending
 }
 
 /// Serves the protocol over any byte streams with the default settings.
-pub async fn serve<I, O>(input: I, output: O)
+pub async fn serve<I, O>(input: I, output: O) -> Ending
 where
     I: tokio::io::AsyncRead + Unpin,
-    O: tokio::io::AsyncWrite,
+    O: tokio::io::AsyncWrite + Unpin,
 {
-    serve_with(input, output, Config::default()).await;
+    serve_with(input, output, Config::default()).await
 }
 
-/// Serves on standard input/output until the client exits: what `cal lsp` runs.
-pub fn serve_stdio() -> std::io::Result<()> {
+/// Serves on standard input/output until the client exits: what `cal lsp` runs. The ending
+/// decides the exit status (0 after `shutdown`, 1 otherwise).
+pub fn serve_stdio() -> std::io::Result<Ending> {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    rt.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
-    Ok(())
+    Ok(rt.block_on(serve(tokio::io::stdin(), tokio::io::stdout())))
 }
