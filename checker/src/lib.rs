@@ -51,7 +51,7 @@ mod templates;
 mod values;
 mod with;
 
-pub use params::{ParamArgError, Params, parse_param_arg};
+pub use params::{ParamArgError, Params, bidi_in, parse_param_arg};
 pub use templates::{DefinedTemplate, inline_template, validate_definition};
 
 use cal_grammar::{Code, Diagnostic, Phase, Span, sort_diagnostics};

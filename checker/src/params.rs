@@ -166,6 +166,23 @@ pub(crate) fn finish(cx: &mut Checker<'_>, query_span: Span) {
     let first_use = |name: &str| uses.iter().find(|u| u.name == name).map(|u| u.span);
 
     if let Some(params) = cx.params {
+        // A bound value passes the lexical checks a literal in its place would (§16.3): no
+        // bidirectional control character may ride in through a parameter.
+        for name in &names {
+            if let Some(c) = params.get(name).and_then(bidi_in)
+                && let Some(span) = first_use(name)
+            {
+                cx.error(
+                    Code::E071,
+                    span,
+                    format!(
+                        "The value bound to `${name}` holds the bidirectional control character U+{:04X}.",
+                        c as u32
+                    ),
+                )
+                .help("Remove the character from the value; parameters pass the same checks as literals (§16.3).");
+            }
+        }
         for (name, value) in params.duplicates() {
             let first = params.get(name).map_or_else(String::new, |v| v.to_string());
             let span = first_use(name).unwrap_or(Span::empty(query_span.start as usize));
@@ -282,5 +299,15 @@ mod tests {
         let q = Params::from_json_object(json!({"x": true}).as_object().unwrap());
         assert_eq!(q.iter().collect::<Vec<_>>(), [("x", &json!(true))]);
         assert!(Params::new().is_empty());
+    }
+}
+
+/// The first bidirectional control character in a bound value's strings, if any.
+pub fn bidi_in(v: &Value) -> Option<char> {
+    match v {
+        Value::String(s) => s.chars().find(|c| cal_grammar::display::is_bidi_control(*c)),
+        Value::Array(items) => items.iter().find_map(bidi_in),
+        Value::Object(m) => m.values().find_map(bidi_in),
+        _ => None,
     }
 }

@@ -205,3 +205,16 @@ fn duplicate_labels_are_reported_at_the_second_use_with_the_first_noted() {
         assert_eq!(d.labels.iter().map(|l| l.span).collect::<Vec<_>>(), [Span::new(first, first + 1)], "{text}");
     }
 }
+
+/// Issue 19: a bidi override bound to a parameter used to pass the check that refuses it in a
+/// literal (CAL-E071, §16.3); nested in an array too. A value without one passes.
+#[test]
+fn bound_values_pass_the_checks_literals_pass() {
+    let q = "RECALL beliefs WHERE subject = $who AND tags INCLUDE $tags";
+    let bidi = Params::from_json_object(json!({"who": "a\u{202e}b", "tags": ["x"]}).as_object().unwrap());
+    assert_eq!(codes(q, Some(&bidi)), [Code::E071]);
+    let nested = Params::from_json_object(json!({"who": "a", "tags": ["x\u{2066}"]}).as_object().unwrap());
+    assert_eq!(codes(q, Some(&nested)), [Code::E071]);
+    let clean = Params::from_json_object(json!({"who": "a", "tags": ["x"]}).as_object().unwrap());
+    assert!(codes(q, Some(&clean)).is_empty());
+}

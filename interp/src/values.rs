@@ -57,13 +57,19 @@ impl Lit {
     }
 }
 
+fn nfc(s: &str) -> String {
+    use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes { s.to_string() } else { s.nfc().collect() }
+}
+
 /// A bound parameter value as a literal; strings that are hash literals (`sha256:` and 8 to
 /// 64 lower-case hex digits, `cal_grammar::hash`) become hashes.
 pub fn from_json(j: &Json) -> Option<Lit> {
     Some(match j {
         Json::String(s) => match hash::hex_of(s) {
             Some(h) => Lit::Hash(h.to_string()),
-            None => Lit::Str(s.clone()),
+            // Literals are NFC (§16.2); a bound value is normalized the same way.
+            None => Lit::Str(nfc(s)),
         },
         Json::Bool(b) => Lit::Bool(*b),
         Json::Number(n) => n.as_i64().map_or_else(|| Lit::Float(n.as_f64().unwrap_or(f64::NAN)), Lit::Int),
@@ -88,6 +94,16 @@ fn unbound(name: &str, span: Span) -> Diagnostic {
 /// The value bound to `$name`: a parameter, or the session user for `$current_user_id`.
 pub fn param(cx: &Ctx<'_>, name: &str, span: Span) -> Result<Lit, Diagnostic> {
     if let Some(j) = cx.opts.params.get(name) {
+        if let Some(c) = cal_checker::bidi_in(j) {
+            return Err(Diagnostic::new(
+                Code::E071,
+                span,
+                format!("The value bound to `${name}` holds the bidirectional control character U+{:04X}.", c as u32),
+            )
+            .with_suggestion(
+                "Remove the character from the value; parameters pass the same checks as literals (§16.3).",
+            ));
+        }
         return from_json(j).ok_or_else(|| {
             Diagnostic::new(Code::E020, span, format!("Parameter `${name}` is bound to {j}, which is not a CAL value."))
                 .with_suggestion("Bind a string, number, boolean or array.")

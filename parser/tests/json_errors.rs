@@ -424,3 +424,31 @@ fn nested_statements_have_their_own_form() {
     assert_eq!(nested, cal_parser::json::query_to_json(&q)["of"]);
     assert_eq!(nested["statement"], "set_op");
 }
+
+/// Issue 19: a key repeated in a JSON object was resolved last-wins (`"in": "public", "in":
+/// "secret"` ran `IN "secret"`); it is refused, at any depth, with the key named.
+#[test]
+fn repeated_keys_are_refused() {
+    let twice = r#"{"statement": "recall", "grain_type": "beliefs", "in": "public", "in": "secret"}"#;
+    let e = cal_parser::json::from_json_text(twice).unwrap_err();
+    assert_eq!(e[0].code, cal_grammar::Code::E002);
+    assert!(e[0].message.contains("\"in\" is repeated"), "{}", e[0].message);
+    let nested = r#"[{"statement": "recall", "where": {"field": "subject", "field": "object"}}]"#;
+    assert!(cal_parser::json::from_json_text(nested).unwrap_err()[0].message.contains("repeated"));
+}
+
+/// Issue 19: the JSON form is bound by §17.3's 8,192 bytes like the text it stands for
+/// (a 4.7 MB, 100k-condition query used to run): at the limit it reads, one byte over is E001.
+#[test]
+fn the_json_form_has_the_length_limit_of_the_text() {
+    let text_of = |n: usize| format!("RECALL beliefs WHERE subject = \"{}\"", "a".repeat(n));
+    let base = text_of(0).len();
+    let at = text_of(cal_grammar::limits::MAX_QUERY_BYTES - base);
+    let at_json = cal_parser::json::query_to_json(&cal_parser::parse_query(&at).ast.unwrap()).to_string();
+    assert!(cal_parser::json::from_json_text(&at_json).is_ok());
+    // One more byte in the value: the text form would be 8,193 bytes.
+    let over_json = at_json.replacen("\"aaa", "\"aaaa", 1);
+    assert_eq!(over_json.len(), at_json.len() + 1);
+    let e = cal_parser::json::from_json_text(&over_json).unwrap_err();
+    assert_eq!(e[0].code, cal_grammar::Code::E001);
+}

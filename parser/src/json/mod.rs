@@ -59,6 +59,28 @@ pub fn query_from_json(json: &Value) -> Result<Query, Vec<Diagnostic>> {
     decode::query_only(json)
 }
 
+/// CAL-E001 for a query whose text form would exceed §17.3's 8,192 bytes: a JSON *request* is
+/// bound by the same limit as the text it stands for (docs/json-form.md "Limits"), so a
+/// 100,000-condition query cannot ride in as JSON. Decoding itself stays total.
+fn within_length(queries: &[Query]) -> Result<(), Vec<Diagnostic>> {
+    let max = cal_grammar::limits::MAX_QUERY_BYTES;
+    let long: Vec<Diagnostic> = queries
+        .iter()
+        .filter_map(|q| {
+            let n = crate::print::query_to_one_line(q).len();
+            (n > max).then(|| {
+                Diagnostic::new(
+                    cal_grammar::Code::E001,
+                    q.span,
+                    format!("This query is {n} bytes as text/cal; at most {max} are allowed (§17.3), in either form."),
+                )
+                .with_suggestion("Shorten the query: bind long value lists as $parameters, or split it.")
+            })
+        })
+        .collect();
+    if long.is_empty() { Ok(()) } else { Err(long) }
+}
+
 /// Builds a document from a query object (one query) or an array of them,
 /// after validating it against the schema.
 pub fn document_from_json(json: &Value) -> Result<Document, Vec<Diagnostic>> {
@@ -71,7 +93,9 @@ pub fn document_from_json(json: &Value) -> Result<Document, Vec<Diagnostic>> {
 /// violations are CAL-E002 naming the JSON pointer; then as [`document_from_json`].
 pub fn from_json_text(text: &str) -> Result<Document, Vec<Diagnostic>> {
     let json = schema::parse_text(text)?;
-    document_from_json(&json)
+    let doc = document_from_json(&json)?;
+    within_length(&doc.queries)?;
+    Ok(doc)
 }
 
 fn validate_all(json: &Value) -> Result<(), Vec<Diagnostic>> {

@@ -64,6 +64,17 @@ pub fn validate(json: &Value) -> Vec<Diagnostic> {
 
 /// Parses JSON text; a syntax error is CAL-E002 at the byte position serde_json reports.
 pub(crate) fn parse_text(text: &str) -> Result<Value, Vec<Diagnostic>> {
+    // A repeated key is refused rather than resolved last-wins (`"in": "public", "in":
+    // "secret"` ran `IN "secret"`): the JSON form means what a reader of it sees first.
+    let mut de = serde_json::Deserializer::from_str(text);
+    if let Err(e) = <Unique as serde::Deserialize>::deserialize(&mut de) {
+        let offset = byte_offset(text, e.line(), e.column());
+        let message = if e.is_data() { format!("{e}.") } else { format!("Invalid JSON: {e}.") };
+        return Err(vec![
+            Diagnostic::new(Code::E002, Span::empty(offset), message)
+                .with_suggestion("Send one query object, or an array of query objects, as JSON, each key once."),
+        ]);
+    }
     serde_json::from_str(text).map_err(|e| {
         let offset = byte_offset(text, e.line(), e.column());
         vec![
@@ -259,5 +270,59 @@ mod tests {
     fn offsets_follow_lines() {
         assert_eq!(byte_offset("ab\ncd", 2, 2), 4);
         assert_eq!(byte_offset("é", 1, 2), 0);
+    }
+}
+
+/// A JSON value read only to refuse a key repeated in any object (serde_json keeps the last).
+struct Unique;
+
+impl<'de> serde::Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueVisitor)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
+    type Value = Unique;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!("the key {key:?} is repeated in one object")));
+            }
+            map.next_value::<Unique>()?;
+        }
+        Ok(Unique)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Unique, A::Error> {
+        while seq.next_element::<Unique>()?.is_some() {}
+        Ok(Unique)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+    fn visit_unit<E>(self) -> Result<Unique, E> {
+        Ok(Unique)
     }
 }
