@@ -256,23 +256,6 @@ pub(crate) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schema_compiles_and_has_its_id() {
-        assert!(VALIDATOR.is_ok(), "{:?}", VALIDATOR.as_ref().err());
-        assert_eq!(PARSED["$id"], SCHEMA_ID);
-    }
-
-    #[test]
-    fn offsets_follow_lines() {
-        assert_eq!(byte_offset("ab\ncd", 2, 2), 4);
-        assert_eq!(byte_offset("é", 1, 2), 0);
-    }
-}
-
 /// A JSON value read only to refuse a key repeated in any object (serde_json keeps the last).
 struct Unique;
 
@@ -324,5 +307,22 @@ impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
     }
     fn visit_unit<E>(self) -> Result<Unique, E> {
         Ok(Unique)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_compiles_and_has_its_id() {
+        assert!(VALIDATOR.is_ok(), "{:?}", VALIDATOR.as_ref().err());
+        assert_eq!(PARSED["$id"], SCHEMA_ID);
+    }
+
+    #[test]
+    fn offsets_follow_lines() {
+        assert_eq!(byte_offset("ab\ncd", 2, 2), 4);
+        assert_eq!(byte_offset("é", 1, 2), 0);
     }
 }
