@@ -274,6 +274,16 @@ fn consistency(cx: &mut Checker<'_>, name: &str, uses: &[&crate::context::ParamU
     }
 }
 
+/// The first bidirectional control character in a bound value's strings, if any.
+pub fn bidi_in(v: &Value) -> Option<char> {
+    match v {
+        Value::String(s) => s.chars().find(|c| cal_grammar::display::is_bidi_control(*c)),
+        Value::Array(items) => items.iter().find_map(bidi_in),
+        Value::Object(m) => m.values().find_map(bidi_in),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,15 +309,5 @@ mod tests {
         let q = Params::from_json_object(json!({"x": true}).as_object().unwrap());
         assert_eq!(q.iter().collect::<Vec<_>>(), [("x", &json!(true))]);
         assert!(Params::new().is_empty());
-    }
-}
-
-/// The first bidirectional control character in a bound value's strings, if any.
-pub fn bidi_in(v: &Value) -> Option<char> {
-    match v {
-        Value::String(s) => s.chars().find(|c| cal_grammar::display::is_bidi_control(*c)),
-        Value::Array(items) => items.iter().find_map(bidi_in),
-        Value::Object(m) => m.values().find_map(bidi_in),
-        _ => None,
     }
 }
