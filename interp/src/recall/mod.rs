@@ -205,7 +205,7 @@ pub fn run(cx: &mut Ctx<'_>, plan: &RecallPlan, skip: usize) -> Result<RecallOut
     }
     let needed = first_window_end(cx, plan, skip)?;
     if let Some(d) = o.diversity {
-        rows = options::diversify(rows, d, needed);
+        rows = options::diversify(rows, d, needed, &cx.deadline)?;
     }
     let total = if o.needs_all() { rows.len() } else { total };
     let skip_left = if window.skip_used { 0 } else { skip };

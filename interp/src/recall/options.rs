@@ -149,18 +149,32 @@ pub fn dedup(rows: Vec<Row>, field: &str) -> Vec<Row> {
 /// Diversity over the candidates, in their order. MMR re-ranks a pool of
 /// `5 × needed` (at least 50) candidates and keeps the rest after them;
 /// the threshold form drops near-duplicates of kept grains.
-pub fn diversify(rows: Vec<Row>, div: Div, needed: Option<usize>) -> Vec<Row> {
-    match div {
+/// The query deadline is checked as the work goes (§17.3: a timeout holds within its
+/// limit, whatever the store's size): every [`CHECK_EVERY`] candidates tokenized, every MMR pick.
+pub fn diversify(
+    rows: Vec<Row>,
+    div: Div,
+    needed: Option<usize>,
+    deadline: &crate::context::Deadline,
+) -> Result<Vec<Row>, Diagnostic> {
+    Ok(match div {
         Div::Mmr(lambda) => {
             let pool = needed.map_or(MAX_POOL, |n| n.saturating_mul(5).max(50)).min(rows.len());
             let k = needed.unwrap_or(pool).min(pool);
             let mut rest = rows;
             let tail = rest.split_off(pool);
-            let toks: Vec<HashSet<String>> = rest.iter().map(tokens).collect();
+            let mut toks: Vec<HashSet<String>> = Vec::with_capacity(rest.len());
+            for (n, r) in rest.iter().enumerate() {
+                if n % CHECK_EVERY == 0 {
+                    deadline.check()?;
+                }
+                toks.push(tokens(r));
+            }
             let mut left: Vec<usize> = (0..rest.len()).collect();
             let mut max_sim = vec![0.0f64; rest.len()];
             let mut chosen: Vec<(usize, f64)> = Vec::new();
             while chosen.len() < k && !left.is_empty() {
+                deadline.check()?;
                 let mut best: Option<(usize, f64)> = None;
                 for (pos, &i) in left.iter().enumerate() {
                     let score = lambda * rest[i].hit.score - (1.0 - lambda) * max_sim[i];
@@ -192,7 +206,10 @@ pub fn diversify(rows: Vec<Row>, div: Div, needed: Option<usize>) -> Vec<Row> {
         }
         Div::Threshold(x) => {
             let mut kept: Vec<(Row, HashSet<String>)> = Vec::new();
-            for r in rows {
+            for (n, r) in rows.into_iter().enumerate() {
+                if n % CHECK_EVERY == 0 {
+                    deadline.check()?;
+                }
                 if kept.len() >= needed.map_or(MAX_POOL, |n| n.saturating_mul(5).max(50)) {
                     break;
                 }
@@ -203,8 +220,11 @@ pub fn diversify(rows: Vec<Row>, div: Div, needed: Option<usize>) -> Vec<Row> {
             }
             kept.into_iter().map(|(r, _)| r).collect()
         }
-    }
+    })
 }
+
+/// How many candidates are handled between two looks at the deadline.
+const CHECK_EVERY: usize = 256;
 
 /// Relations whose assertion about the same subject and object contradicts this one.
 fn opposites(relation: &str) -> Vec<String> {
