@@ -106,23 +106,48 @@ impl Analysis {
 pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     let parsed = cal_parser::parse_document(text);
     let mut diagnostics = parsed.diagnostics;
-    let syntax: Vec<Span> = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.span).collect();
+    let mut syntax: Vec<Span> = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.span).collect();
+    syntax.sort_by_key(|s| (s.start, s.end));
+    let mut dropped = 0usize;
+    let mut first_dropped = None;
     if let Some(doc) = &parsed.ast {
         for (i, query) in doc.queries.iter().enumerate() {
             // The query's text runs to the next query (its `;` and any skipped tail included).
             let next = doc.queries.get(i + 1).map_or(u32::MAX, |n| n.span.start);
-            let here: Vec<Span> =
-                syntax.iter().copied().filter(|s| s.start >= query.span.start && s.start < next).collect();
+            let from = syntax.partition_point(|s| s.start < query.span.start);
+            let to = syntax.partition_point(|s| s.start < next);
+            let here = &syntax[from..to];
             for mut d in statements::check_query(query, params) {
-                if syntax.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end)
-                    || follows_from_syntax(text, d.span, &here)
+                // A syntax error that contains the finding lies in the same query.
+                if here.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end)
+                    || follows_from_syntax(text, d.span, here)
                 {
+                    continue;
+                }
+                // As many as the parser reports at most (issue 19); the rest are counted.
+                if diagnostics.len() >= cal_parser::MAX_DIAGNOSTICS {
+                    dropped += 1;
+                    first_dropped.get_or_insert(d.span);
                     continue;
                 }
                 d.complete_example(text, query.span);
                 diagnostics.push(d);
             }
         }
+    }
+    if dropped > 0
+        && let Some(last) = diagnostics.last()
+    {
+        let summary = Diagnostic::new(
+            last.code,
+            first_dropped.unwrap_or(last.span),
+            format!(
+                "{dropped} more problems were found and are not listed: at most {} are reported per document.",
+                cal_parser::MAX_DIAGNOSTICS
+            ),
+        )
+        .with_suggestion("Fix the problems listed first; the rest are reported once fewer remain.");
+        diagnostics.push(summary);
     }
     sort_diagnostics(&mut diagnostics);
     diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);

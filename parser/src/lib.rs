@@ -90,6 +90,10 @@ fn keep_tokens(tokens: Vec<(Token<'_>, Span)>) {
     }
 }
 
+/// The most diagnostics a document (or query) reports; past it they are counted in one
+/// summary, so that checking a hostile input stays linear in time and memory (issue 19).
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
 /// Parses a `.cal` document: queries separated by `;` (the last `;` optional).
 /// Each query is limited to 8,192 bytes on its own (CAL-E001).
 pub fn parse_document(text: &str) -> Parsed<Document> {

@@ -60,3 +60,17 @@ fn the_deepest_nesting_parses_on_a_default_thread_stack() {
         .unwrap();
     assert_eq!(parsed, [false, true, true, false, true]);
 }
+
+/// Issue 19: a document of a million mistakes reports the first `MAX_DIAGNOSTICS` and one
+/// summary counting the rest, so time and memory stay proportional to what is shown.
+#[test]
+fn diagnostics_are_capped_with_a_count_of_the_rest() {
+    let max = cal_parser::MAX_DIAGNOSTICS;
+    let text = ";".repeat(max + 4000);
+    let d = cal_parser::parse_document(&text).diagnostics;
+    assert_eq!(d.len(), max + 1);
+    assert!(d[max].message.starts_with("4000 more problems"), "{}", d[max].message);
+    assert_eq!(d[max].span.start as usize, max, "the summary points at the first one not listed");
+    // At the cap exactly, no summary.
+    assert_eq!(cal_parser::parse_document(&";".repeat(max)).diagnostics.len(), max);
+}

@@ -69,6 +69,12 @@ pub(crate) struct Cursor<'s, 't> {
     pub plain: bool,
     /// Where this parse's own diagnostics start in `diags` (the lexer's come first).
     own_from: usize,
+    /// Diagnostics not kept because [`crate::MAX_DIAGNOSTICS`] were already (lexer's included).
+    dropped: usize,
+    /// How many of those the lexer's were.
+    dropped_from: usize,
+    /// Where the first one not kept was.
+    first_dropped: Option<Span>,
 }
 
 impl<'s, 't> Cursor<'s, 't> {
@@ -89,13 +95,46 @@ impl<'s, 't> Cursor<'s, 't> {
             track,
             failed: false,
             plain,
+            dropped: 0,
+            dropped_from: 0,
+            first_dropped: None,
         }
+    }
+
+    /// The lexer dropped `n` diagnostics past the cap already: they are counted in the summary.
+    pub fn with_dropped(mut self, n: usize) -> Self {
+        self.dropped = n;
+        self.dropped_from = n;
+        self
+    }
+
+    /// The diagnostics, with one summary at the end for those not kept past the cap.
+    pub fn finish_diagnostics(mut self) -> Vec<Diagnostic> {
+        if self.dropped > 0
+            && let Some(last) = self.diags.last()
+        {
+            let code = last.code;
+            let span = self.first_dropped.unwrap_or(last.span);
+            self.diags.push(
+                Diagnostic::new(
+                    code,
+                    span,
+                    format!(
+                        "{} more problems were found and are not listed: at most {} are reported per document.",
+                        self.dropped,
+                        crate::MAX_DIAGNOSTICS
+                    ),
+                )
+                .with_suggestion("Fix the problems listed first; the rest are reported once fewer remain."),
+            );
+        }
+        self.diags
     }
 
     /// True when this untracked parse met an error or a diagnostic, so that
     /// the query must be parsed again with tracking to report it.
     pub fn needs_tracked_parse(&self) -> bool {
-        !self.track && (self.failed || self.diags.len() > self.own_from)
+        !self.track && (self.failed || self.diags.len() > self.own_from || self.dropped > self.dropped_from)
     }
 
     /// The diagnostics the cursor started with, without this parse's own: for a parse
@@ -364,6 +403,13 @@ impl<'s, 't> Cursor<'s, 't> {
 
     /// Records a diagnostic that does not interrupt parsing.
     pub fn report(&mut self, d: Diagnostic) {
+        // Memory and time stay proportional to what is shown (issue 19: 2 MB of `;` made
+        // millions of diagnostics); the rest are counted.
+        if self.diags.len() >= crate::MAX_DIAGNOSTICS {
+            self.dropped += 1;
+            self.first_dropped.get_or_insert(d.span);
+            return;
+        }
         self.diags.push(d);
     }
 

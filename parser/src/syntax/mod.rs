@@ -135,14 +135,17 @@ fn untracked_first<'s, T>(
     out: &mut T,
     parse: impl Fn(&mut Cursor<'s, '_>, &mut T),
 ) -> Vec<Diagnostic> {
-    let mut p = Cursor::new(src, tokens, false, plain, lexical);
+    let mut lexical = lexical;
+    let lexical_dropped = lexical.len().saturating_sub(crate::MAX_DIAGNOSTICS);
+    lexical.truncate(crate::MAX_DIAGNOSTICS);
+    let mut p = Cursor::new(src, tokens, false, plain, lexical).with_dropped(lexical_dropped);
     parse(&mut p, out);
     if !p.needs_tracked_parse() {
-        return p.diags;
+        return p.finish_diagnostics();
     }
-    let mut p = Cursor::new(src, tokens, true, plain, p.into_given_diagnostics());
+    let mut p = Cursor::new(src, tokens, true, plain, p.into_given_diagnostics()).with_dropped(lexical_dropped);
     parse(&mut p, out);
-    p.diags
+    p.finish_diagnostics()
 }
 
 #[inline(always)]
