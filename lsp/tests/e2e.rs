@@ -150,3 +150,24 @@ async fn code_actions_and_bad_requests() {
     assert!(r.is_null());
     assert_eq!(c.request("shutdown", json!(null)).await, json!(null));
 }
+
+/// Issue 19: a huge document's answers are bounded: its diagnostics (a document of
+/// semicolons) are capped with a summary, and its outline has at most `MAX_SYMBOLS` entries.
+#[tokio::test(flavor = "current_thread")]
+async fn huge_documents_get_bounded_answers() {
+    let mut c = Client::start(10);
+    c.initialize(&["utf-16"]).await;
+    c.open(URI, &";".repeat(50_000)).await;
+    let d = c.diagnostics(Some(1)).await;
+    let n = d["diagnostics"].as_array().unwrap().len();
+    assert_eq!(n, cal_parser::MAX_DIAGNOSTICS + 1, "capped, with one summary");
+    let queries = "RECALL beliefs;\n".repeat(cal_lsp::server::MAX_SYMBOLS + 10);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": queries}]}),
+    )
+    .await;
+    c.diagnostics(Some(2)).await;
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}})).await;
+    assert_eq!(syms.as_array().unwrap().len(), cal_lsp::server::MAX_SYMBOLS);
+}

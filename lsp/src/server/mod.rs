@@ -17,6 +17,13 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 pub mod guard;
 pub use guard::Ending;
 
+/// The most top-level entries a document outline answers with (each query is one).
+pub const MAX_SYMBOLS: usize = 5_000;
+
+/// The most semantic tokens one answer carries: the first ones of the document are coloured,
+/// and the answer stays a few megabytes whatever the document's size.
+pub const MAX_SEMANTIC_TOKENS: usize = 200_000;
+
 /// How long after the last change diagnostics are computed.
 pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(120);
 
@@ -238,7 +245,9 @@ impl LanguageServer for Backend {
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
         Ok(self.with_doc(&params.text_document.uri, |doc, lines| {
             let analysis = if doc.is_fresh() { doc.analysis.clone() } else { cal_checker::analyze(&doc.text, None) };
-            let syms = analysis.document.as_ref().map(engine::symbols::symbols).unwrap_or_default();
+            let mut syms = analysis.document.as_ref().map(engine::symbols::symbols).unwrap_or_default();
+            // A huge document's outline is cut, not sent whole (issue 19: 59 MB for 10 MB).
+            syms.truncate(MAX_SYMBOLS);
             DocumentSymbolResponse::Nested(convert::symbols(lines, syms))
         }))
     }
@@ -352,7 +361,7 @@ impl LanguageServer for Backend {
         Ok(self.with_doc(&params.text_document.uri, |doc, lines| {
             let mut data = Vec::new();
             let (mut line, mut col) = (0u32, 0u32);
-            for t in engine::semantic::tokens(&doc.text) {
+            for t in engine::semantic::tokens(&doc.text).into_iter().take(MAX_SEMANTIC_TOKENS) {
                 let r = convert::range(lines, t.span);
                 if r.start.line != r.end.line {
                     continue;
