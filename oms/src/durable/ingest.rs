@@ -97,6 +97,8 @@ pub(crate) struct Prepared<'a> {
     withdrawal: bool,
     /// Its `processing_basis`.
     basis: Option<String>,
+    /// Its namespace (`""` when it has none), for the per-namespace search statistics.
+    namespace: String,
 }
 
 impl<'a> Prepared<'a> {
@@ -128,6 +130,7 @@ impl<'a> Prepared<'a> {
             terms: terms_of(body.grain()),
             withdrawal: crate::store::consent::withdraws(body.grain()).is_some(),
             basis: crate::store::record::str_field(body.grain(), "processing_basis").map(str::to_string),
+            namespace: body.grain().namespace().unwrap_or("").to_string(),
         }
     }
 
@@ -152,6 +155,8 @@ pub(crate) struct Ingest<'t> {
     /// Postings written per key and term since `begin`, for the count rows.
     posting_counts: IntMap<(i64, i64), i64>,
     term_counts: HashMap<String, i64>,
+    /// Documents and terms added per namespace since `begin`.
+    spaces: HashMap<String, (i64, i64)>,
 }
 
 impl<'t> Ingest<'t> {
@@ -168,6 +173,7 @@ impl<'t> Ingest<'t> {
             terms: HashMap::new(),
             posting_counts: IntMap::default(),
             term_counts: HashMap::new(),
+            spaces: HashMap::new(),
         })
     }
 
@@ -220,6 +226,9 @@ impl<'t> Ingest<'t> {
         self.stats.grains += 1;
         self.stats.docs += 1;
         self.stats.total_len += i64::from(dl);
+        let space = self.spaces.entry(p.namespace).or_default();
+        space.0 += 1;
+        space.1 += i64::from(dl);
         Ok(Some(id))
     }
 
@@ -303,6 +312,18 @@ impl<'t> Ingest<'t> {
             };
             let n = before + added;
             put.execute(params![term, n, rows::term_count_sum(&term, n)]).map_err(db_error)?;
+        }
+        let mut spaces: Vec<(String, (i64, i64))> = self.spaces.drain().collect();
+        spaces.sort_unstable();
+        let mut add = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO namespace_stats (namespace, docs, total_len) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (namespace) DO UPDATE SET docs = docs + excluded.docs, total_len = total_len + excluded.total_len",
+            )
+            .map_err(db_error)?;
+        for (ns, (docs, len)) in spaces {
+            add.execute(params![ns, docs, len]).map_err(db_error)?;
         }
         let Stats { grains, docs, total_len } = self.stats;
         self.tx

@@ -351,13 +351,28 @@ impl DurableStore {
     /// statistics of the whole store, so scores equal the in-memory store's.
     pub fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope> {
         let conn = self.snapshot()?;
-        let stats = read_stats(&conn)?;
+        let allowed = candidates(&conn, &q.filters)?;
+        // A search confined to namespaces scores over them alone (issue 19), as the
+        // in-memory store does: their documents, lengths and document frequencies.
+        let visible = crate::store::search::visible_namespaces(q);
+        let (docs, total_len, within) = match &visible {
+            None => {
+                let stats = read_stats(&conn)?;
+                (stats.docs, stats.total_len, None)
+            }
+            Some(spaces) => {
+                let in_spaces = namespace_members(&conn, spaces)?;
+                let (docs, len) = namespace_stats(&conn, spaces, &in_spaces)?;
+                (docs, len, Some(in_spaces))
+            }
+        };
         let mut scores: HashMap<Id, f64> = HashMap::new();
-        if let Some(bm25) =
-            Bm25::new(u64::try_from(stats.docs).unwrap_or(0), u64::try_from(stats.total_len).unwrap_or(0))
-        {
+        if let Some(bm25) = Bm25::new(u64::try_from(docs).unwrap_or(0), u64::try_from(total_len).unwrap_or(0)) {
             for term in &query_terms(text) {
-                let list = term_postings(&conn, term)?;
+                let mut list = term_postings(&conn, term)?;
+                if let Some(members) = &within {
+                    list.retain(|p| members.binary_search(&p.id).is_ok());
+                }
                 if list.is_empty() {
                     continue;
                 }
@@ -369,7 +384,7 @@ impl DurableStore {
         }
         let mut ids: Vec<Id> = scores.keys().copied().collect();
         ids.sort_unstable();
-        if let Some(allowed) = candidates(&conn, &q.filters)? {
+        if let Some(allowed) = allowed {
             ids = intersect(&ids, &allowed);
         }
         let records = load(&conn, &ids)?;
@@ -446,4 +461,40 @@ impl DurableStore {
             })
             .collect()
     }
+}
+
+/// The ids of the grains in `spaces`, ascending (from the namespace posting lists).
+fn namespace_members(conn: &rusqlite::Connection, spaces: &[String]) -> Result<Vec<Id>> {
+    let mut ids: Vec<Id> = Vec::new();
+    for ns in spaces {
+        ids.extend(postings(conn, Key::Namespace as i64, ns)?);
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(ids)
+}
+
+/// Documents and terms in `spaces`: from `namespace_stats`, or — for a version 3 store opened
+/// read-only, which has no such table — counted from the grains themselves (`members`).
+fn namespace_stats(conn: &rusqlite::Connection, spaces: &[String], members: &[Id]) -> Result<(i64, i64)> {
+    let mut stmt = match conn.prepare_cached("SELECT docs, total_len FROM namespace_stats WHERE namespace = ?1") {
+        Ok(s) => s,
+        Err(rusqlite::Error::SqliteFailure(_, Some(m))) if m.starts_with("no such table") => {
+            let mut len = 0i64;
+            for (_, r) in load(conn, members)? {
+                len += i64::from(crate::store::search::terms_of(r.body.grain()).iter().map(|(_, n)| n).sum::<u32>());
+            }
+            return Ok((i64::try_from(members.len()).unwrap_or(i64::MAX), len));
+        }
+        Err(e) => return Err(db_error(e)),
+    };
+    let mut total = (0i64, 0i64);
+    for ns in spaces {
+        let row: Option<(i64, i64)> =
+            stmt.query_row([ns], |r| Ok((r.get(0)?, r.get(1)?))).optional().map_err(db_error)?;
+        if let Some((d, l)) = row {
+            total = (total.0 + d, total.1 + l);
+        }
+    }
+    Ok(total)
 }

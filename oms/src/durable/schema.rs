@@ -20,10 +20,10 @@ pub const APPLICATION_ID: i32 = 0x4341_4C53;
 /// `PRAGMA user_version`: the layout version this code reads and writes.
 /// Version 1 (development builds of 2026-11-25 only) had no count rows and
 /// other checksums; such a file is refused as an unsupported layout.
-/// Version 2 lacked the Tier 1 control tables (`switches`, `rate_events`):
-/// it is read as is, and upgraded in place when opened for writing
-/// ([`upgrade`]).
-pub const SCHEMA_VERSION: i32 = 3;
+/// Version 2 lacked the Tier 1 control tables (`switches`, `rate_events`),
+/// version 3 the per-namespace search statistics (`namespace_stats`): both are
+/// read as they are, and upgraded in place when opened for writing ([`upgrade`]).
+pub const SCHEMA_VERSION: i32 = 4;
 
 /// The tables version 3 added, created by [`create`] and by [`upgrade`].
 const CONTROL_TABLES: &str = r"
@@ -38,6 +38,12 @@ CREATE TABLE IF NOT EXISTS rate_events (
     at_ms  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rate_events_bucket ON rate_events (bucket, at_ms);
+
+CREATE TABLE IF NOT EXISTS namespace_stats (
+    namespace TEXT    PRIMARY KEY,
+    docs      INTEGER NOT NULL,
+    total_len INTEGER NOT NULL
+) WITHOUT ROWID;
 ";
 
 /// The tables whose rows may never be updated or deleted.
@@ -204,7 +210,7 @@ pub(crate) fn check(conn: &Connection) -> Result<()> {
              (create one with `cal store init`)"
         ))));
     }
-    if version != SCHEMA_VERSION && version != 2 {
+    if !(2..=SCHEMA_VERSION).contains(&version) {
         return Err(OmsError::Unsupported {
             feature: format!("store layout version {version} (this toolchain reads version {SCHEMA_VERSION})"),
         });
@@ -219,6 +225,34 @@ pub(crate) fn upgrade(conn: &Connection) -> Result<()> {
     if version == SCHEMA_VERSION {
         return Ok(());
     }
-    conn.execute_batch(&format!("BEGIN IMMEDIATE; {CONTROL_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
-        .map_err(super::db_error)
+    let tx = conn.unchecked_transaction().map_err(super::db_error)?;
+    tx.execute_batch(CONTROL_TABLES).map_err(super::db_error)?;
+    if version < 4 {
+        backfill_namespace_stats(&tx)?;
+    }
+    tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION};")).map_err(super::db_error)?;
+    tx.commit().map_err(super::db_error)
+}
+
+/// Fills `namespace_stats` from the stored grains (a store made before version 4).
+fn backfill_namespace_stats(conn: &Connection) -> Result<()> {
+    let mut spaces: std::collections::BTreeMap<String, (i64, i64)> = std::collections::BTreeMap::new();
+    let mut stmt = conn.prepare("SELECT blob FROM grains").map_err(super::db_error)?;
+    let mut rows = stmt.query([]).map_err(super::db_error)?;
+    while let Some(row) = rows.next().map_err(super::db_error)? {
+        let blob: Vec<u8> = row.get(0).map_err(super::db_error)?;
+        let g = crate::grain::decode(&blob)?;
+        let len: u32 = crate::store::search::terms_of(&g).iter().map(|(_, n)| n).sum();
+        let e = spaces.entry(g.namespace().unwrap_or("").to_string()).or_default();
+        e.0 += 1;
+        e.1 += i64::from(len);
+    }
+    for (ns, (docs, len)) in spaces {
+        conn.execute(
+            "INSERT OR REPLACE INTO namespace_stats (namespace, docs, total_len) VALUES (?1, ?2, ?3)",
+            rusqlite::params![ns, docs, len],
+        )
+        .map_err(super::db_error)?;
+    }
+    Ok(())
 }

@@ -146,6 +146,7 @@ impl DurableStore {
         let mut addresses: HashMap<ContentAddress, Id> = HashMap::new();
         let mut chain: HashMap<Id, (ContentAddress, Option<ContentAddress>, u8, Vec<ContentAddress>)> = HashMap::new();
         let mut total_len: i64 = 0;
+        let mut spaces: std::collections::BTreeMap<String, (i64, i64)> = std::collections::BTreeMap::new();
         load_all(&conn, |id, r| {
             if let Some(signer) = r.body.signer() {
                 let v = cose::verify(r.body.entry())
@@ -164,6 +165,9 @@ impl DurableStore {
             let tf = terms_of(r.body.grain());
             let dl: u32 = tf.iter().map(|(_, n)| n).sum();
             total_len += i64::from(dl);
+            let space = spaces.entry(r.body.grain().namespace().unwrap_or("").to_string()).or_default();
+            space.0 += 1;
+            space.1 += i64::from(dl);
             for (term, n) in tf {
                 expect_terms.entry(term).or_default().push(TermPosting { id, tf: n, dl });
             }
@@ -187,6 +191,23 @@ impl DurableStore {
                 "the statistics row says {} grains and {} terms, the store holds {} and {total_len}",
                 stats.grains, stats.total_len, report.grains
             )));
+        }
+        // The per-namespace search statistics (version 4; a version 3 store has none).
+        let stored_spaces: Option<std::collections::BTreeMap<String, (i64, i64)>> =
+            match conn.prepare("SELECT namespace, docs, total_len FROM namespace_stats") {
+                Ok(mut stmt) => Some(
+                    stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))))
+                        .map_err(db_error)?
+                        .collect::<rusqlite::Result<_>>()
+                        .map_err(db_error)?,
+                ),
+                Err(rusqlite::Error::SqliteFailure(_, Some(m))) if m.starts_with("no such table") => None,
+                Err(e) => return Err(db_error(e)),
+            };
+        if let Some(stored) = stored_spaces
+            && stored != spaces
+        {
+            return Err(integrity("the per-namespace search statistics do not match the stored grains"));
         }
         // Every index key recomputed from the blobs equals its stored segments.
         let mut stmt = conn.prepare("SELECT DISTINCT key, hash FROM postings").map_err(db_error)?;

@@ -63,7 +63,8 @@ impl Store {
     /// (or the query's sort keys), ties by content address ascending.
     pub fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope> {
         let inner = self.read();
-        let scores = inner.text.score(text);
+        let visible = search::visible_namespaces(q);
+        let scores = inner.text.score(text, visible.as_deref());
         answer_search(
             scores.iter().filter_map(|(id, s)| inner.record(*id).map(|r| (r, *s))),
             text,

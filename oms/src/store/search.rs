@@ -134,6 +134,38 @@ pub(crate) struct TextIndex {
     doc_len: Vec<u32>,
     docs: u64,
     total_len: u64,
+    /// Namespaces, and each document's (its symbol, by id).
+    spaces: Symbols,
+    space_of: Vec<u32>,
+    /// Documents and terms per namespace: the statistics of a search confined to some.
+    space_stats: IntMap<u32, (u64, u64)>,
+}
+
+/// The namespaces a query is confined to by its filters (`namespace = …`, `namespace IN
+/// (…)`, the confinement a capability token adds, CAL §18.3), or `None` for the whole store.
+/// A search's BM25 statistics are computed over these only, so that a grain's score never
+/// depends on what another namespace holds (issue 19: a cross-namespace side channel).
+pub fn visible_namespaces(q: &super::Query) -> Option<Vec<String>> {
+    use super::{CmpOp, Filter};
+    let mut out: Option<Vec<String>> = None;
+    for f in &q.filters {
+        let these: Vec<String> = match f {
+            Filter::Cmp { field, op: CmpOp::Eq, value: Value::Str(ns) } if field == "namespace" => vec![ns.clone()],
+            Filter::In { field, values } if field == "namespace" => {
+                values.iter().filter_map(Value::as_str).map(str::to_string).collect()
+            }
+            _ => continue,
+        };
+        out = Some(match out {
+            None => these,
+            Some(prev) => prev.into_iter().filter(|n| these.contains(n)).collect(),
+        });
+    }
+    out.map(|mut v| {
+        v.sort();
+        v.dedup();
+        v
+    })
 }
 
 /// Term frequencies of a grain's projection, as (term, count), sorted by term.
@@ -173,6 +205,14 @@ impl TextIndex {
         self.doc_len[slot] = len;
         self.docs += 1;
         self.total_len += u64::from(len);
+        let space = self.spaces.intern(g.namespace().unwrap_or(""));
+        if self.space_of.len() <= slot {
+            self.space_of.resize(slot + 1, u32::MAX);
+        }
+        self.space_of[slot] = space;
+        let st = self.space_stats.entry(space).or_default();
+        st.0 += 1;
+        st.1 += u64::from(len);
     }
 
     pub(crate) fn remove(&mut self, id: Id, g: &Grain) {
@@ -189,6 +229,10 @@ impl TextIndex {
         }
         if let Some(len) = self.doc_len.get_mut(id as usize) {
             self.total_len -= u64::from(*len);
+            if let Some(st) = self.space_of.get(id as usize).and_then(|s| self.space_stats.get_mut(s)) {
+                st.0 = st.0.saturating_sub(1);
+                st.1 = st.1.saturating_sub(u64::from(*len));
+            }
             *len = 0;
             self.docs -= 1;
         }
@@ -197,13 +241,27 @@ impl TextIndex {
     /// Raw BM25 scores of every document containing at least one query term,
     /// accumulated in a fixed order (query terms as given, postings by id) so
     /// floating-point sums are reproducible.
-    pub(crate) fn score(&self, query: &str) -> IntMap<Id, f64> {
+    ///
+    /// With `visible` (see [`visible_namespaces`]) the collection is those namespaces only:
+    /// their documents, lengths and document frequencies.
+    pub(crate) fn score(&self, query: &str, visible: Option<&[String]>) -> IntMap<Id, f64> {
         let mut scores: IntMap<Id, f64> = IntMap::default();
-        let Some(stats) = Bm25::new(self.docs, self.total_len) else { return scores };
+        let spaces: Option<Vec<u32>> = visible.map(|v| v.iter().filter_map(|n| self.spaces.get(n)).collect());
+        let (docs, total_len) = match &spaces {
+            None => (self.docs, self.total_len),
+            Some(sp) => sp.iter().filter_map(|s| self.space_stats.get(s)).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)),
+        };
+        let Some(stats) = Bm25::new(docs, total_len) else { return scores };
+        let seen =
+            |id: &Id| spaces.as_ref().is_none_or(|sp| self.space_of.get(*id as usize).is_some_and(|s| sp.contains(s)));
         for term in &query_terms(query) {
             let Some(list) = self.terms.get(term).and_then(|s| self.postings.get(&s)) else { continue };
-            let idf = stats.idf(list.len());
-            for (id, tf) in list {
+            let df = if spaces.is_some() { list.iter().filter(|(id, _)| seen(id)).count() } else { list.len() };
+            if df == 0 {
+                continue;
+            }
+            let idf = stats.idf(df);
+            for (id, tf) in list.iter().filter(|(id, _)| seen(id)) {
                 let dl = self.doc_len.get(*id as usize).copied().unwrap_or(0);
                 *scores.entry(*id).or_default() += stats.term_score(idf, *tf, dl);
             }
