@@ -247,13 +247,7 @@ impl Tx<'_> {
 
     /// Takes one unit of a token's write quota of `quota`; `false` when all are taken.
     pub fn take_quota(&self, token_id: &str, quota: u64) -> Result<bool> {
-        let used: i64 = self
-            .tx
-            .query_row("SELECT used FROM quotas WHERE token_id = ?1", params![token_id], |r| r.get(0))
-            .optional()
-            .map_err(db_error)?
-            .unwrap_or(0);
-        if u64::try_from(used).unwrap_or(u64::MAX) >= quota {
+        if self.quota_used(token_id)? >= quota {
             return Ok(false);
         }
         self.tx
@@ -274,7 +268,7 @@ impl Tx<'_> {
             .optional()
             .map_err(db_error)?
             .unwrap_or(0);
-        Ok(u64::try_from(used).unwrap_or(0))
+        Ok(u64::try_from(used).unwrap_or(u64::MAX))
     }
 
     /// Takes one slot of a sliding-window rate limit: at most `limit` takes of `bucket` in
