@@ -74,7 +74,7 @@ fn run(
         tier: 1,
         ops: None,
         grain_types: vec![GrainType::Belief, GrainType::Observation, GrainType::Goal],
-        quota: 100,
+        quota: cap.write_quota.unwrap_or(100),
         ttl_ms: 3_600_000,
         max_uses: 1_000,
     }

@@ -110,6 +110,8 @@ pub(crate) struct Capability {
     pub(crate) namespace: Option<String>,
     pub(crate) user: Option<String>,
     pub(crate) tier1: bool,
+    /// §18.1 `write_quota_remaining`, when the case states one.
+    pub(crate) write_quota: Option<u64>,
 }
 
 impl Capability {
@@ -120,6 +122,7 @@ impl Capability {
                 namespace: token.get("namespace").and_then(Value::as_str).map(str::to_string),
                 user: token.get("user_id").and_then(Value::as_str).map(str::to_string),
                 tier1: token.get("tier").and_then(Value::as_u64) == Some(1),
+                write_quota: token.get("write_quota_remaining").and_then(Value::as_u64),
             },
             _ => Capability { namespace: Some(text.to_string()), ..Capability::default() },
         }
