@@ -7,6 +7,7 @@
 #[macro_use]
 mod stdio;
 mod commands;
+mod document;
 mod input;
 mod render;
 
