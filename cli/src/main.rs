@@ -8,8 +8,10 @@
 mod stdio;
 mod commands;
 mod document;
+mod files;
 mod input;
 mod render;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -6,7 +6,6 @@
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 use cal_grammar::display::{display_source, escape_for_display};
 use cal_grammar::{Diagnostic, LineIndex, Severity};
-use serde_json::{Value, json};
 use std::io::{IsTerminal, Write};
 
 /// Writes every diagnostic as a code frame to standard error.
@@ -147,18 +146,6 @@ fn label_text(d: &Diagnostic) -> String {
         Some(r) => format!("try `{r}`"),
         None => d.code.info().name.to_string(),
     }
-}
-
-/// The `--json` report: `{"ok": bool, "diagnostics": [ §22.1 error objects + "severity" ]}`.
-/// Positions are counted on the input's bytes, lines and characters, an invalid byte
-/// counting as one character ([`display_source`]).
-pub fn json_report(source: &[u8], diagnostics: &[Diagnostic]) -> Value {
-    let shown = display_source(source);
-    let index = LineIndex::new(&shown);
-    json!({
-        "ok": !diagnostics.iter().any(Diagnostic::is_error),
-        "diagnostics": diagnostics.iter().map(|d| d.to_json(&index)).collect::<Vec<_>>(),
-    })
 }
 
 #[cfg(test)]

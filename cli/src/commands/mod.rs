@@ -5,6 +5,7 @@ pub mod conformance;
 pub mod convert;
 pub mod evolve;
 pub mod explain;
+pub mod fix;
 pub mod fmt;
 pub mod gate;
 pub mod lsp;
