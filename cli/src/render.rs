@@ -1,7 +1,7 @@
 //! Showing diagnostics to people (ariadne code frames) and to programs (`--json`).
 //!
 //! This is the only place in the toolchain that turns a [`Diagnostic`] into
-//! terminal text; colour is used only when the stream is a terminal.
+//! terminal text; colour follows `--color`, NO_COLOR and FORCE_COLOR ([`resolve_color`]).
 
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 use cal_grammar::display::{display_source, escape_for_display};
@@ -18,9 +18,66 @@ use std::io::{IsTerminal, Write};
 /// are; a diagnostic whose lines are longer than [`MAX_FRAME_BYTES`] is shown as a short
 /// excerpt ([`write_excerpt`]) rather than a frame of whole lines.
 pub fn eprint_diagnostics(name: &str, source: &[u8], diagnostics: &[Diagnostic]) {
-    let color = std::io::stderr().is_terminal();
-    let mut err = std::io::stderr().lock();
+    let color = color();
+    let choice = if color { anstream::ColorChoice::Always } else { anstream::ColorChoice::Never };
+    // ariadne paints only when asked; the stream strips whatever might still slip through.
+    let mut err = anstream::AutoStream::new(std::io::stderr().lock(), choice);
     let _ = write_diagnostics(name, source, diagnostics, color, &mut err);
+}
+
+/// When `cal` colours its output (`--color`, global).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColorWhen {
+    /// Colour when standard error is a terminal, unless NO_COLOR is set (FORCE_COLOR forces it).
+    #[default]
+    Auto,
+    /// Always colour, whatever the environment says.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+static COLOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Fixes the colour choice for the whole run (from `--color`, read once in `main`).
+pub fn set_color(when: ColorWhen) {
+    let on = decide(when);
+    let _ = COLOR.set(on);
+    anstream::ColorChoice::write_global(if on { anstream::ColorChoice::Always } else { anstream::ColorChoice::Never });
+}
+
+/// Whether code frames are coloured (auto, when [`set_color`] was not called).
+pub fn color() -> bool {
+    *COLOR.get_or_init(|| decide(ColorWhen::Auto))
+}
+
+/// [`resolve_color`] with this process's environment and standard error.
+fn decide(when: ColorWhen) -> bool {
+    resolve_color(
+        when,
+        std::env::var_os("NO_COLOR").as_deref(),
+        std::env::var_os("FORCE_COLOR").as_deref(),
+        std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|t| t != "dumb"),
+    )
+}
+
+/// The colour rule: `--color always|never` wins; then NO_COLOR (no-color.org: set and not
+/// empty turns colour off), then FORCE_COLOR (force-color.org: set and not empty turns it on,
+/// except `0` or `false`); then whether the stream is a terminal.
+pub fn resolve_color(
+    when: ColorWhen,
+    no_color: Option<&std::ffi::OsStr>,
+    force_color: Option<&std::ffi::OsStr>,
+    terminal: bool,
+) -> bool {
+    let set = |v: Option<&std::ffi::OsStr>| v.is_some_and(|v| !v.is_empty());
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto if set(no_color) => false,
+        ColorWhen::Auto if set(force_color) => force_color.is_some_and(|v| v != "0" && v != "false"),
+        ColorWhen::Auto => terminal,
+    }
 }
 
 /// A diagnostic's text as a person is shown it: unsafe characters escaped, and cut
@@ -161,6 +218,31 @@ mod tests {
 
     fn unexpected(at: usize) -> Diagnostic {
         Diagnostic::new(Code::E002, Span::new(at, at + 1), "Unexpected `x`.")
+    }
+
+    #[test]
+    fn the_colour_rule() {
+        use std::ffi::OsStr;
+        let (yes, empty, zero) = (Some(OsStr::new("1")), Some(OsStr::new("")), Some(OsStr::new("0")));
+        // (when, NO_COLOR, FORCE_COLOR, terminal) → colour
+        let cases = [
+            (ColorWhen::Auto, None, None, true, true),
+            (ColorWhen::Auto, None, None, false, false),
+            (ColorWhen::Auto, yes, None, true, false),
+            (ColorWhen::Auto, empty, None, true, true),
+            (ColorWhen::Auto, None, yes, false, true),
+            (ColorWhen::Auto, None, zero, true, false),
+            (ColorWhen::Auto, yes, yes, false, false),
+            (ColorWhen::Always, yes, None, false, true),
+            (ColorWhen::Never, None, yes, true, false),
+        ];
+        for (when, no, force, tty, want) in cases {
+            assert_eq!(
+                resolve_color(when, no, force, tty),
+                want,
+                "{when:?} NO_COLOR={no:?} FORCE_COLOR={force:?} tty={tty}"
+            );
+        }
     }
 
     #[test]

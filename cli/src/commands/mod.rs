@@ -9,6 +9,7 @@ pub mod fix;
 pub mod fmt;
 pub mod gate;
 pub mod lsp;
+pub mod manual;
 pub mod mg;
 pub mod prompt;
 pub mod repl;
