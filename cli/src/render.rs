@@ -156,7 +156,7 @@ fn write_excerpt(name: &str, index: &LineIndex<'_>, d: &Diagnostic, out: &mut im
     let width = text[start..end.clamp(start, to)].chars().count().max(1);
     let indent = lead.chars().count() + text[from..start].chars().count();
     writeln!(out, "   │ {}{}", " ".repeat(indent), "^".repeat(width))?;
-    writeln!(out, "   │ Help: {}", human(&d.suggestion_or_default()))?;
+    writeln!(out, "   │ Help: {}", human(&help_text(d)))?;
     if let Some(example) = &d.example {
         writeln!(out, "   │ Note: example: {}", human(example))?;
     }
@@ -187,7 +187,7 @@ pub fn write_report(
         let message = human(&l.message);
         report = report.with_label(Label::new((name, l.span.range())).with_message(message).with_color(Color::Blue));
     }
-    report = report.with_help(human(&d.suggestion_or_default()));
+    report = report.with_help(human(&help_text(d)));
     if let Some(example) = &d.example {
         report = report.with_note(format!("example: {}", human(example)));
     }
@@ -197,12 +197,66 @@ pub fn write_report(
     report.finish().write((name, Source::from(source)), out)
 }
 
+/// What the frame writes under the span: the fix when there is one; else what is wrong in
+/// words — the message's first clause when it is short, or the code's Appendix C title
+/// without its internal name (`AddQuotaExceeded -- too many ADD operations`) — never an
+/// internal name such as `AmbiguousShortcut` (issue 21).
 fn label_text(d: &Diagnostic) -> String {
     match &d.replacement {
-        Some(r) if r.is_empty() => "remove this".to_string(),
-        Some(r) => format!("try `{r}`"),
-        None => d.code.info().name.to_string(),
+        Some(r) if r.is_empty() => return "remove this".to_string(),
+        Some(r) => return format!("try `{r}`"),
+        None => {}
     }
+    let cut = [". ", "; "].iter().filter_map(|sep| d.message.find(sep)).min().unwrap_or(d.message.len());
+    let first = d.message[..cut].trim().trim_end_matches('.');
+    if (1..=MAX_LABEL_CHARS).contains(&first.chars().count()) {
+        return first.to_string();
+    }
+    title_words(d.code)
+}
+
+/// The help a person is shown: the diagnostic's suggestion; without one, what would have
+/// been accepted there, or the spec section in words — not the internal name that §22.1's
+/// mandatory JSON `suggestion` falls back to ("See CAL spec §4 (UnexpectedToken).").
+fn help_text(d: &Diagnostic) -> String {
+    if let Some(s) = &d.suggestion {
+        return s.clone();
+    }
+    const SHOWN: usize = 8;
+    if !d.valid_values.is_empty() {
+        return "Use one of the valid values below.".to_string();
+    }
+    if !d.expected.is_empty() {
+        let mut list = d.expected.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        if d.expected.len() > SHOWN {
+            list.push_str(", …");
+        }
+        return format!("Expected here: {list}.");
+    }
+    let info = d.code.info();
+    let words = title_words(d.code);
+    if words == "here" {
+        format!("See CAL spec §{}.", info.section)
+    } else {
+        format!("See CAL spec §{} ({words}).", info.section)
+    }
+}
+
+/// The longest message clause used as a label.
+const MAX_LABEL_CHARS: usize = 60;
+
+/// A code's Appendix C title as words: the part after `Name -- `, without `(includes …)`,
+/// starting in lower case; "here" when the title is only names.
+pub fn title_words(code: cal_grammar::Code) -> String {
+    let title = code.info().title;
+    let words = title.split_once(" -- ").map_or(title, |(_, rest)| rest);
+    let words = words.split(" (includes").next().unwrap_or(words).trim();
+    let is_names = !words.contains(' ') || words.split(" / ").all(|w| !w.contains(' '));
+    if is_names {
+        return "here".to_string();
+    }
+    let mut chars = words.chars();
+    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -218,6 +272,34 @@ mod tests {
 
     fn unexpected(at: usize) -> Diagnostic {
         Diagnostic::new(Code::E002, Span::new(at, at + 1), "Unexpected `x`.")
+    }
+
+    #[test]
+    fn labels_are_words_never_internal_names() {
+        for code in Code::ALL.iter().chain(Code::EXTENSIONS) {
+            let d = Diagnostic::new(*code, Span::new(0, 1), "x".repeat(MAX_LABEL_CHARS + 1));
+            let label = label_text(&d);
+            assert_ne!(label, code.info().name, "{code}");
+            assert!(label.contains(' ') || label == "here", "{code}: {label:?}");
+        }
+        let e060 = Diagnostic::new(
+            Code::E060,
+            Span::new(20, 30),
+            "`goal_state` is not a field of events; it belongs to goals (FieldNotOnGrainType).",
+        );
+        assert_eq!(label_text(&e060), "`goal_state` is not a field of events");
+        assert_eq!(title_words(Code::E043), "too many evolve operations");
+        assert_eq!(title_words(Code::E003), "unknown grain type");
+    }
+
+    #[test]
+    fn help_without_a_suggestion_says_what_would_do() {
+        let bare = Diagnostic::new(Code::E002, Span::new(0, 1), "Unexpected `x`.");
+        assert_eq!(help_text(&bare), "See CAL spec §4 (unexpected token).");
+        let expected = bare.clone().with_expected(vec!["WHERE".into(), "|".into()]);
+        assert_eq!(help_text(&expected), "Expected here: WHERE, |.");
+        let valid = bare.with_valid_values(["beliefs", "goals"]);
+        assert_eq!(help_text(&valid), "Use one of the valid values below.");
     }
 
     #[test]
