@@ -239,7 +239,9 @@ fn unbound(cx: &mut Checker<'_>, params: &Params, name: &str, uses: &[&crate::co
             d.help(format!("Did you mean `${other}`?")).fix(format!("${other}"));
         }
         None => {
-            d.help(format!("Bind it, e.g. `cal check --param {name}=<json value>`, or write a literal."));
+            d.help(format!(
+                "Bind it with `--param {name}=<json value>` (`params` in a server request), or write a literal."
+            ));
         }
     }
     if !params.is_empty() {

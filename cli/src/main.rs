@@ -7,8 +7,12 @@
 #[macro_use]
 mod stdio;
 mod commands;
+mod document;
+mod files;
 mod input;
+mod progress;
 mod render;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -17,6 +21,10 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "cal", version, about, long_about = None)]
 struct Cli {
+    /// When to colour code frames: auto (a terminal, unless NO_COLOR is set; FORCE_COLOR
+    /// forces it), always or never.
+    #[arg(long, value_enum, global = true, default_value_t = render::ColorWhen::Auto, value_name = "WHEN")]
+    color: render::ColorWhen,
     #[command(subcommand)]
     command: Command,
 }
@@ -67,6 +75,16 @@ enum Command {
     /// Certify a CAL implementation against the conformance corpus; serve this toolchain as an adapter.
     #[command(subcommand)]
     Conformance(commands::conformance::ConformanceCommand),
+    /// Print a shell completion script: `cal completions bash > /etc/bash_completion.d/cal`.
+    Completions(commands::manual::CompletionsArgs),
+    /// Print the manual page cal(1) in roff (`cal man | man -l -`), or write one page per
+    /// command into a directory.
+    Man(commands::manual::ManArgs),
+}
+
+/// The command line's definition, for completions and manual pages.
+pub fn cli_command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
 }
 
 fn main() -> ExitCode {
@@ -77,7 +95,10 @@ fn main() -> ExitCode {
             return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
+    render::set_color(cli.color);
     match cli.command {
+        Command::Completions(args) => commands::manual::completions(&args),
+        Command::Man(args) => commands::manual::man(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::Key(cmd) => commands::token::key(&cmd),
         Command::Token(cmd) => commands::token::token(&cmd),

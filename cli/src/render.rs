@@ -1,12 +1,11 @@
 //! Showing diagnostics to people (ariadne code frames) and to programs (`--json`).
 //!
 //! This is the only place in the toolchain that turns a [`Diagnostic`] into
-//! terminal text; colour is used only when the stream is a terminal.
+//! terminal text; colour follows `--color`, NO_COLOR and FORCE_COLOR ([`resolve_color`]).
 
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 use cal_grammar::display::{display_source, escape_for_display};
 use cal_grammar::{Diagnostic, LineIndex, Severity};
-use serde_json::{Value, json};
 use std::io::{IsTerminal, Write};
 
 /// Writes every diagnostic as a code frame to standard error.
@@ -19,9 +18,66 @@ use std::io::{IsTerminal, Write};
 /// are; a diagnostic whose lines are longer than [`MAX_FRAME_BYTES`] is shown as a short
 /// excerpt ([`write_excerpt`]) rather than a frame of whole lines.
 pub fn eprint_diagnostics(name: &str, source: &[u8], diagnostics: &[Diagnostic]) {
-    let color = std::io::stderr().is_terminal();
-    let mut err = std::io::stderr().lock();
+    let color = color();
+    let choice = if color { anstream::ColorChoice::Always } else { anstream::ColorChoice::Never };
+    // ariadne paints only when asked; the stream strips whatever might still slip through.
+    let mut err = anstream::AutoStream::new(std::io::stderr().lock(), choice);
     let _ = write_diagnostics(name, source, diagnostics, color, &mut err);
+}
+
+/// When `cal` colours its output (`--color`, global).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColorWhen {
+    /// Colour when standard error is a terminal, unless NO_COLOR is set (FORCE_COLOR forces it).
+    #[default]
+    Auto,
+    /// Always colour, whatever the environment says.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+static COLOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Fixes the colour choice for the whole run (from `--color`, read once in `main`).
+pub fn set_color(when: ColorWhen) {
+    let on = decide(when);
+    let _ = COLOR.set(on);
+    anstream::ColorChoice::write_global(if on { anstream::ColorChoice::Always } else { anstream::ColorChoice::Never });
+}
+
+/// Whether code frames are coloured (auto, when [`set_color`] was not called).
+pub fn color() -> bool {
+    *COLOR.get_or_init(|| decide(ColorWhen::Auto))
+}
+
+/// [`resolve_color`] with this process's environment and standard error.
+fn decide(when: ColorWhen) -> bool {
+    resolve_color(
+        when,
+        std::env::var_os("NO_COLOR").as_deref(),
+        std::env::var_os("FORCE_COLOR").as_deref(),
+        std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|t| t != "dumb"),
+    )
+}
+
+/// The colour rule: `--color always|never` wins; then NO_COLOR (no-color.org: set and not
+/// empty turns colour off), then FORCE_COLOR (force-color.org: set and not empty turns it on,
+/// except `0` or `false`); then whether the stream is a terminal.
+pub fn resolve_color(
+    when: ColorWhen,
+    no_color: Option<&std::ffi::OsStr>,
+    force_color: Option<&std::ffi::OsStr>,
+    terminal: bool,
+) -> bool {
+    let set = |v: Option<&std::ffi::OsStr>| v.is_some_and(|v| !v.is_empty());
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto if set(no_color) => false,
+        ColorWhen::Auto if set(force_color) => force_color.is_some_and(|v| v != "0" && v != "false"),
+        ColorWhen::Auto => terminal,
+    }
 }
 
 /// A diagnostic's text as a person is shown it: unsafe characters escaped, and cut
@@ -100,7 +156,7 @@ fn write_excerpt(name: &str, index: &LineIndex<'_>, d: &Diagnostic, out: &mut im
     let width = text[start..end.clamp(start, to)].chars().count().max(1);
     let indent = lead.chars().count() + text[from..start].chars().count();
     writeln!(out, "   │ {}{}", " ".repeat(indent), "^".repeat(width))?;
-    writeln!(out, "   │ Help: {}", human(&d.suggestion_or_default()))?;
+    writeln!(out, "   │ Help: {}", human(&help_text(d)))?;
     if let Some(example) = &d.example {
         writeln!(out, "   │ Note: example: {}", human(example))?;
     }
@@ -131,7 +187,7 @@ pub fn write_report(
         let message = human(&l.message);
         report = report.with_label(Label::new((name, l.span.range())).with_message(message).with_color(Color::Blue));
     }
-    report = report.with_help(human(&d.suggestion_or_default()));
+    report = report.with_help(human(&help_text(d)));
     if let Some(example) = &d.example {
         report = report.with_note(format!("example: {}", human(example)));
     }
@@ -141,24 +197,66 @@ pub fn write_report(
     report.finish().write((name, Source::from(source)), out)
 }
 
+/// What the frame writes under the span: the fix when there is one; else what is wrong in
+/// words — the message's first clause when it is short, or the code's Appendix C title
+/// without its internal name (`AddQuotaExceeded -- too many ADD operations`) — never an
+/// internal name such as `AmbiguousShortcut` (issue 21).
 fn label_text(d: &Diagnostic) -> String {
     match &d.replacement {
-        Some(r) if r.is_empty() => "remove this".to_string(),
-        Some(r) => format!("try `{r}`"),
-        None => d.code.info().name.to_string(),
+        Some(r) if r.is_empty() => return "remove this".to_string(),
+        Some(r) => return format!("try `{r}`"),
+        None => {}
+    }
+    let cut = [". ", "; "].iter().filter_map(|sep| d.message.find(sep)).min().unwrap_or(d.message.len());
+    let first = d.message[..cut].trim().trim_end_matches('.');
+    if (1..=MAX_LABEL_CHARS).contains(&first.chars().count()) {
+        return first.to_string();
+    }
+    title_words(d.code)
+}
+
+/// The help a person is shown: the diagnostic's suggestion; without one, what would have
+/// been accepted there, or the spec section in words — not the internal name that §22.1's
+/// mandatory JSON `suggestion` falls back to ("See CAL spec §4 (UnexpectedToken).").
+fn help_text(d: &Diagnostic) -> String {
+    if let Some(s) = &d.suggestion {
+        return s.clone();
+    }
+    const SHOWN: usize = 8;
+    if !d.valid_values.is_empty() {
+        return "Use one of the valid values below.".to_string();
+    }
+    if !d.expected.is_empty() {
+        let mut list = d.expected.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        if d.expected.len() > SHOWN {
+            list.push_str(", …");
+        }
+        return format!("Expected here: {list}.");
+    }
+    let info = d.code.info();
+    let words = title_words(d.code);
+    if words == "here" {
+        format!("See CAL spec §{}.", info.section)
+    } else {
+        format!("See CAL spec §{} ({words}).", info.section)
     }
 }
 
-/// The `--json` report: `{"ok": bool, "diagnostics": [ §22.1 error objects + "severity" ]}`.
-/// Positions are counted on the input's bytes, lines and characters, an invalid byte
-/// counting as one character ([`display_source`]).
-pub fn json_report(source: &[u8], diagnostics: &[Diagnostic]) -> Value {
-    let shown = display_source(source);
-    let index = LineIndex::new(&shown);
-    json!({
-        "ok": !diagnostics.iter().any(Diagnostic::is_error),
-        "diagnostics": diagnostics.iter().map(|d| d.to_json(&index)).collect::<Vec<_>>(),
-    })
+/// The longest message clause used as a label.
+const MAX_LABEL_CHARS: usize = 60;
+
+/// A code's Appendix C title as words: the part after `Name -- `, without `(includes …)`,
+/// starting in lower case; "here" when the title is only names.
+pub fn title_words(code: cal_grammar::Code) -> String {
+    let title = code.info().title;
+    let words = title.split_once(" -- ").map_or(title, |(_, rest)| rest);
+    let words = words.split(" (includes").next().unwrap_or(words).trim();
+    let is_names = !words.contains(' ') || words.split(" / ").all(|w| !w.contains(' '));
+    if is_names {
+        return "here".to_string();
+    }
+    let mut chars = words.chars();
+    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -174,6 +272,59 @@ mod tests {
 
     fn unexpected(at: usize) -> Diagnostic {
         Diagnostic::new(Code::E002, Span::new(at, at + 1), "Unexpected `x`.")
+    }
+
+    #[test]
+    fn labels_are_words_never_internal_names() {
+        for code in Code::ALL.iter().chain(Code::EXTENSIONS) {
+            let d = Diagnostic::new(*code, Span::new(0, 1), "x".repeat(MAX_LABEL_CHARS + 1));
+            let label = label_text(&d);
+            assert_ne!(label, code.info().name, "{code}");
+            assert!(label.contains(' ') || label == "here", "{code}: {label:?}");
+        }
+        let e060 = Diagnostic::new(
+            Code::E060,
+            Span::new(20, 30),
+            "`goal_state` is not a field of events; it belongs to goals (FieldNotOnGrainType).",
+        );
+        assert_eq!(label_text(&e060), "`goal_state` is not a field of events");
+        assert_eq!(title_words(Code::E043), "too many evolve operations");
+        assert_eq!(title_words(Code::E003), "unknown grain type");
+    }
+
+    #[test]
+    fn help_without_a_suggestion_says_what_would_do() {
+        let bare = Diagnostic::new(Code::E002, Span::new(0, 1), "Unexpected `x`.");
+        assert_eq!(help_text(&bare), "See CAL spec §4 (unexpected token).");
+        let expected = bare.clone().with_expected(vec!["WHERE".into(), "|".into()]);
+        assert_eq!(help_text(&expected), "Expected here: WHERE, |.");
+        let valid = bare.with_valid_values(["beliefs", "goals"]);
+        assert_eq!(help_text(&valid), "Use one of the valid values below.");
+    }
+
+    #[test]
+    fn the_colour_rule() {
+        use std::ffi::OsStr;
+        let (yes, empty, zero) = (Some(OsStr::new("1")), Some(OsStr::new("")), Some(OsStr::new("0")));
+        // (when, NO_COLOR, FORCE_COLOR, terminal) → colour
+        let cases = [
+            (ColorWhen::Auto, None, None, true, true),
+            (ColorWhen::Auto, None, None, false, false),
+            (ColorWhen::Auto, yes, None, true, false),
+            (ColorWhen::Auto, empty, None, true, true),
+            (ColorWhen::Auto, None, yes, false, true),
+            (ColorWhen::Auto, None, zero, true, false),
+            (ColorWhen::Auto, yes, yes, false, false),
+            (ColorWhen::Always, yes, None, false, true),
+            (ColorWhen::Never, None, yes, true, false),
+        ];
+        for (when, no, force, tty, want) in cases {
+            assert_eq!(
+                resolve_color(when, no, force, tty),
+                want,
+                "{when:?} NO_COLOR={no:?} FORCE_COLOR={force:?} tty={tty}"
+            );
+        }
     }
 
     #[test]

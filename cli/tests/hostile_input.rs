@@ -51,7 +51,10 @@ fn the_e070_position_is_the_first_bad_byte_as_the_conformance_suite_says() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
     let d = &report["diagnostics"][0];
     assert_eq!(d["code"], "CAL-E070");
-    assert_eq!(d["position"], serde_json::json!({"start": 23, "end": 23, "line": 2, "col": 9}));
+    assert_eq!(
+        d["position"],
+        serde_json::json!({"start": 23, "end": 23, "line": 2, "col": 9, "end_line": 2, "end_col": 9})
+    );
 }
 
 #[test]

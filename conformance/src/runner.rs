@@ -96,6 +96,17 @@ pub struct RunOptions {
 /// timed out on `max_consecutive_timeouts` cases in a row, the remaining
 /// cases are errored without being run, with the reason in their message.
 pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> Vec<Outcome> {
+    run_observed(imp, cases, opts, &mut || {})
+}
+
+/// [`run`], calling `step` once per case of `cases` as it is passed (run, skipped or not
+/// run), so that a caller can show progress.
+pub fn run_observed(
+    imp: &mut dyn Implementation,
+    cases: &[Case],
+    opts: &RunOptions,
+    step: &mut dyn FnMut(),
+) -> Vec<Outcome> {
     let started = std::time::Instant::now();
     let mut fixtures = Fixtures::new();
     let mut out = Vec::with_capacity(cases.len());
@@ -103,6 +114,7 @@ pub fn run(imp: &mut dyn Implementation, cases: &[Case], opts: &RunOptions) -> V
     let mut gave_up: Option<String> = None;
     let mut namespaces = FixtureNamespaces::new(&opts.fixtures_dir);
     for case in cases {
+        step();
         if opts.max_level.is_some_and(|max| case.level > max) {
             continue;
         }

@@ -70,6 +70,18 @@ pub fn one_query(text: &str, params: &Params) -> Result<(Query, Vec<Diagnostic>)
     }
 }
 
+/// The response to a request refused before it was a query (its text did not parse or
+/// check): the §14.1 envelope with the §22.1 error object and nothing else. The server
+/// answers it (with status 400), and `cal run`, `explain` and `prepare` print it for each
+/// query of a document that fails statically, so a program reads the same object from both.
+pub fn refusal(statement_type: &'static str, tier: u8, d: Diagnostic) -> cal_interp::Response {
+    let json = serde_json::json!({
+        "_cal": { "version": cal_interp::CAL_VERSION, "tier": tier },
+        "error": cal_interp::diagnostic_json(&d),
+    });
+    cal_interp::Response { statement_type, json, error: Some(d), warnings: Vec::new() }
+}
+
 /// Static warnings (from checking the request) join the run's own in `_cal.warnings`,
 /// without duplicates, so a response carries every warning once.
 pub fn merge_warnings(response: &mut serde_json::Value, warnings: &[Diagnostic]) {

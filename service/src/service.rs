@@ -668,11 +668,7 @@ impl Service {
             "error": d.code.as_str(),
             "refusal_reason": reason,
         }));
-        let json = json!({
-            "_cal": { "version": cal_interp::CAL_VERSION, "tier": tier },
-            "error": cal_interp::diagnostic_json(&d),
-        });
-        Response { statement_type, json, error: Some(d), warnings: Vec::new() }
+        crate::request::refusal(statement_type, tier, d)
     }
 
     /// A request's text and parameters as one query, or the response that refuses it

@@ -172,7 +172,9 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         max_consecutive_timeouts: Some(args.max_timeouts),
         lacks: hello.lacks.clone(),
     };
-    let outcomes = runner::run(imp.as_mut(), &corpus.cases, &opts);
+    let bar = crate::progress::bar(corpus.cases.len(), "cases");
+    let outcomes = runner::run_observed(imp.as_mut(), &corpus.cases, &opts, &mut || bar.inc(1));
+    bar.finish_and_clear();
     let mut summary = certify::summarize(hello.level, &outcomes);
     let filtered = !args.only.is_empty();
     if filtered {

@@ -52,12 +52,23 @@ pub fn prepare(args: &PrepareArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return e.exit(),
     };
-    let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
+    let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref(), true) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let Some(document) = session.check(&name, &text) else { return super::invalid() };
-    let [q] = document.queries.as_slice() else {
+    let checked = match session.check_document(&name, &text) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    // A statement that does not check is refused as the server refuses it: the envelope.
+    let mut units = checked.units;
+    if let Some(i) = units.iter().position(|u| u.outcome.is_err()) {
+        if let Err(d) = units.swap_remove(i).outcome {
+            outln!("{}", super::run::refused(d).to_pretty());
+        }
+        return super::invalid();
+    }
+    let [crate::document::Unit { outcome: Ok(q), .. }] = units.as_slice() else {
         return super::usage_error("prepare takes exactly one statement");
     };
     let mut interp = session.interp.config().clone();

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::run::{OutputFormat, Session, SessionArgs, read_queries};
+use super::run::{OutputFormat, Printer, Session, SessionArgs, read_queries, refused};
 
 /// Arguments of `cal explain`.
 #[derive(clap::Args, Debug)]
@@ -24,27 +24,32 @@ pub struct ExplainArgs {
     pub session: SessionArgs,
 }
 
-/// Runs `cal explain`.
+/// Runs `cal explain`. A query with a static error is answered by its refusal (the error
+/// envelope in JSON; its code frame alone in text), and the others are still explained.
 pub fn run(args: &ExplainArgs) -> ExitCode {
     let session = match Session::open(&args.session) {
         Ok(s) => s,
         Err(e) => return e.exit(),
     };
-    let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
+    let json = args.format == OutputFormat::Json;
+    let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref(), json) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let Some(document) = session.check(&name, &text) else { return super::invalid() };
-    match args.format {
-        OutputFormat::Json => {
-            let responses: Vec<_> = document.queries.iter().map(|q| session.interp.explain(q, &session.opts)).collect();
-            super::run::print(&name, &text, &responses, OutputFormat::Json);
-        }
-        OutputFormat::Text => {
-            for q in &document.queries {
-                out!("{}", session.interp.plan(q, &session.opts).to_text());
-            }
+    let checked = match session.check_document(&name, &text) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut printer = Printer::new(&name, &text, OutputFormat::Json, checked.units.len() > 1);
+    let mut failed = false;
+    for unit in checked.units {
+        match (unit.outcome, args.format) {
+            (Ok(q), OutputFormat::Json) => printer.write(&session.interp.explain(&q, &session.opts), true),
+            (Ok(q), OutputFormat::Text) => out!("{}", session.interp.plan(&q, &session.opts).to_text()),
+            (Err(d), OutputFormat::Json) => printer.write(&refused(d), false),
+            (Err(_), OutputFormat::Text) => failed = true,
         }
     }
-    super::OK
+    failed |= printer.finish();
+    if failed { super::invalid() } else { super::OK }
 }

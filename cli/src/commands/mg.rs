@@ -177,17 +177,23 @@ fn execute(cmd: MgCommand) -> Result<ExitCode, Failure> {
                     errln!("{}:{line}: {e}", path.display());
                     Failure::Invalid(e)
                 })?;
+                let bar = crate::progress::bar(grains.len(), "grains encoded");
                 for g in grains {
                     entries.push(g.encode()?.bytes);
+                    bar.inc(1);
                 }
+                bar.finish_and_clear();
             }
+            let bar = crate::progress::bar(files.len(), "grain files read");
             for f in &files {
                 let input = tools::read_grain_input(&read(Some(f))?, false).map_err(|e| {
                     errln!("{}: {e}", f.display());
                     Failure::Invalid(e)
                 })?;
                 entries.push(input.entry_bytes()?);
+                bar.inc(1);
             }
+            bar.finish_and_clear();
             if entries.is_empty() && !files.is_empty() {
                 return Err(Failure::Usage("no grains to pack".into()));
             }

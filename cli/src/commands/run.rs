@@ -6,8 +6,12 @@
 //! `--stream` prints each ASSEMBLE's events as NDJSON instead (§11.3's fallback binding; see
 //! docs/streaming.md).
 //!
-//! Exit status: 0 when every query ran, 1 when the input has errors (printed
-//! as `cal check` prints them), a `--store` file is invalid (corrupt, or a
+//! Every outcome is JSON on standard output: a query that does not parse or check is
+//! answered by its refusal envelope in its place, and the document's other queries still
+//! run (docs/spec-decisions-cli.md, L1–L3); each response is written as it completes.
+//!
+//! Exit status: 0 when every query ran, 1 when the input has errors (also shown
+//! as `cal check` shows them), a `--store` file is invalid (corrupt, or a
 //! manifest claim that fails its check) or a query failed at run time, 2 for
 //! usage or I/O problems. [`Session`] is shared with `cal explain` and `cal repl`.
 
@@ -27,6 +31,7 @@ use oms::durable::{self, DurableStore, OpenOptions};
 use oms::store::{SaveOptions, Store, StoreConfig};
 use std::io::Write;
 
+use crate::document::{self, Checked};
 use crate::{input, render};
 
 /// How responses are printed.
@@ -178,24 +183,25 @@ impl Session {
     /// Parses and checks a text (text/cal, or application/json+cal when it starts with `{` or `[`).
     /// Errors (and warnings) are printed as `cal check` prints them; `None` when there are errors.
     pub fn check(&self, name: &str, text: &str) -> Option<Document> {
-        self.check_with_warnings(name, text).map(|(doc, _)| doc)
-    }
-
-    /// [`Session::check`], also returning the warnings found (shown as code frames too), so
-    /// that each query's response can carry its own (`_cal.warnings`), as a server's does.
-    pub fn check_with_warnings(&self, name: &str, text: &str) -> Option<(Document, Vec<Diagnostic>)> {
         let (document, diagnostics) = cal_service::request::analyze(text, &self.params);
         render::eprint_diagnostics(name, text.as_bytes(), &diagnostics);
         if diagnostics.iter().any(Diagnostic::is_error) {
             return None;
         }
-        document.map(|d| (d, diagnostics))
+        document
     }
-}
 
-/// The warnings of `all` that lie inside `query`.
-fn warnings_of(query: &cal_parser::ast::Query, all: &[Diagnostic]) -> Vec<Diagnostic> {
-    all.iter().filter(|d| d.span.start >= query.span.start && d.span.end <= query.span.end).cloned().collect()
+    /// Checks a document query by query ([`document::check`]), showing every diagnostic as a
+    /// code frame on standard error, once. `Err` (reported, exit status 2) when the document
+    /// is over a cap of [`crate::document`].
+    pub fn check_document(&self, name: &str, text: &str) -> Result<Checked, ExitCode> {
+        let checked = document::check(text, &self.params).map_err(|e| super::usage_error(&e))?;
+        render::eprint_diagnostics(name, text.as_bytes(), &checked.diagnostics);
+        if checked.units.is_empty() {
+            return Err(super::usage_error("no query to run"));
+        }
+        Ok(checked)
+    }
 }
 
 /// An opened memory: the facade queries go through, and the durable facade to ask for
@@ -275,41 +281,85 @@ fn formatted_text(j: &serde_json::Value) -> Option<&str> {
 
 /// Prints responses; returns whether any failed. Runtime errors are also shown as code frames.
 pub fn print(name: &str, source: &str, responses: &[Response], format: OutputFormat) -> bool {
-    let failed = responses.iter().any(Response::is_error);
-    match format {
-        OutputFormat::Json => {
-            let text = match responses {
-                [one] => one.to_pretty(),
-                many => serde_json::to_string_pretty(&many.iter().map(|r| r.json.clone()).collect::<Vec<_>>())
-                    .unwrap_or_default(),
-            };
-            outln!("{text}");
-        }
-        OutputFormat::Text => {
-            for r in responses {
-                match formatted_text(&r.json) {
-                    Some(t) if t.ends_with('\n') => out!("{t}"),
-                    Some(t) => outln!("{t}"),
-                    None => out!("{}", cal_interp::text::render(r)),
+    let mut printer = Printer::new(name, source, format, responses.len() > 1);
+    for r in responses {
+        printer.write(r, true);
+    }
+    printer.finish()
+}
+
+/// Writes a document's responses as they complete, so that each can be dropped at once:
+/// memory holds one response, not the document's (issue 19). In JSON, one envelope for one
+/// query, a pretty-printed array for several, written element by element (the same bytes
+/// as printing the whole array). In text, each response's view; an error is shown once, as
+/// a code frame on standard error, and nothing of it on standard output.
+pub struct Printer<'a> {
+    name: &'a str,
+    source: &'a str,
+    format: OutputFormat,
+    many: bool,
+    written: usize,
+    failed: bool,
+}
+
+impl<'a> Printer<'a> {
+    /// A printer for `many` responses (an array in JSON) or one.
+    pub fn new(name: &'a str, source: &'a str, format: OutputFormat, many: bool) -> Self {
+        Printer { name, source, format, many, written: 0, failed: false }
+    }
+
+    /// Writes one response. `frame` shows its error as a code frame on standard error (a
+    /// static refusal's frame was shown when the document was checked).
+    pub fn write(&mut self, r: &Response, frame: bool) {
+        self.failed |= r.is_error();
+        match self.format {
+            OutputFormat::Json => {
+                let text = r.to_pretty();
+                if self.many {
+                    out!("{}", if self.written == 0 { "[\n" } else { ",\n" });
+                    let mut indented = String::with_capacity(text.len() + text.len() / 8);
+                    for (i, line) in text.lines().enumerate() {
+                        if i > 0 {
+                            indented.push('\n');
+                        }
+                        indented.push_str("  ");
+                        indented.push_str(line);
+                    }
+                    out!("{indented}");
+                } else {
+                    outln!("{text}");
                 }
             }
+            OutputFormat::Text if r.is_error() => {}
+            OutputFormat::Text => match formatted_text(&r.json) {
+                Some(t) if t.ends_with('\n') => out!("{t}"),
+                Some(t) => outln!("{t}"),
+                None => out!("{}", cal_interp::text::render(r)),
+            },
+        }
+        self.written += 1;
+        if let (Some(d), true) = (&r.error, frame) {
+            render::eprint_diagnostics(self.name, self.source.as_bytes(), std::slice::from_ref(d));
+        }
+        if !r.warnings.is_empty() && self.format == OutputFormat::Text {
+            render::eprint_diagnostics(self.name, self.source.as_bytes(), &r.warnings);
         }
     }
-    for r in responses {
-        if let Some(d) = &r.error {
-            render::eprint_diagnostics(name, source.as_bytes(), std::slice::from_ref(d));
+
+    /// Ends the output; returns whether any response was an error.
+    pub fn finish(self) -> bool {
+        if self.many && self.written > 0 && self.format == OutputFormat::Json {
+            outln!("\n]");
         }
-        if !r.warnings.is_empty() && format == OutputFormat::Text {
-            render::eprint_diagnostics(name, source.as_bytes(), &r.warnings);
-        }
+        self.failed
     }
-    failed
 }
 
 /// Reads the query text: the argument, -f FILE, or standard input. On failure the
 /// problem has been reported and the exit status is returned: 2 when nothing could be
-/// read, 1 (with CAL-E070 as a code frame) when the bytes are not UTF-8.
-pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>) -> Result<(String, String), ExitCode> {
+/// read, 1 (with CAL-E070 as a code frame, and as a refusal envelope on standard output
+/// when `json`) when the bytes are not UTF-8.
+pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>, json: bool) -> Result<(String, String), ExitCode> {
     if let Some(q) = query {
         return Ok(("<query>".into(), q.clone()));
     }
@@ -319,11 +369,20 @@ pub fn read_queries(query: Option<&String>, file: Option<&PathBuf>) -> Result<(S
         Err(e) => {
             let bytes = e.into_bytes();
             if let Err(d) = cal_lexer::decode_utf8(&bytes) {
-                render::eprint_diagnostics(&input.name, &bytes, &[d]);
+                render::eprint_diagnostics(&input.name, &bytes, std::slice::from_ref(&d));
+                if json {
+                    outln!("{}", refused(d).to_pretty());
+                }
             }
             Err(super::invalid())
         }
     }
+}
+
+/// The response that answers a query refused before it ran: the server's refusal (§14.1
+/// envelope, §22.1 error object, tier 0).
+pub fn refused(d: Diagnostic) -> Response {
+    cal_service::request::refusal("query", 0, d)
 }
 
 /// Runs `cal run`.
@@ -340,38 +399,52 @@ pub fn run(args: &RunArgs) -> ExitCode {
         },
         _ => None,
     };
-    let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref()) {
+    let json = args.stream || args.format == OutputFormat::Json;
+    let (name, text) = match read_queries(args.query.as_ref(), args.file.as_ref(), json) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let Some((document, warnings)) = session.check_with_warnings(&name, &text) else { return super::invalid() };
-    if document.queries.is_empty() {
-        return super::usage_error("no query to run");
+    let checked = match session.check_document(&name, &text) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let many = checked.units.len() > 1;
+    let mut printer = Printer::new(&name, &text, args.format, many);
+    let mut failed = false;
+    // Every query runs, failed or not (no short circuit); each response is written, then dropped.
+    for unit in checked.units {
+        let query = match unit.outcome {
+            Ok(q) => q,
+            Err(d) => {
+                let r = refused(d);
+                if args.stream {
+                    failed = true;
+                    let _ = writeln!(std::io::stdout().lock(), "{}", r.json);
+                } else {
+                    printer.write(&r, false);
+                }
+                continue;
+            }
+        };
+        if args.stream {
+            failed |= stream_query(&session, gate.as_ref(), &name, &text, &query);
+            continue;
+        }
+        let mut r = match &gate {
+            Some(g) => g.run(&query, &session.opts, |interp, q, opts| interp.execute(q, opts)),
+            None => session.interp.execute(&query, &session.opts),
+        };
+        if let Some(failure) = session.store_failure() {
+            // The answer may be incomplete: it is not printed, nor anything after it.
+            printer.finish();
+            errln!("cal: {failure}");
+            return super::invalid();
+        }
+        cal_service::request::merge_warnings(&mut r.json, &unit.warnings);
+        printer.write(&r, true);
     }
-    if args.stream {
-        // Every query runs, failed or not (no short circuit).
-        let results: Vec<bool> =
-            document.queries.iter().map(|q| stream_query(&session, gate.as_ref(), &name, &text, q)).collect();
-        let failed = results.contains(&true);
-        return if failed { super::invalid() } else { super::OK };
-    }
-    let responses: Vec<Response> = document
-        .queries
-        .iter()
-        .map(|q| {
-            let mut r = match &gate {
-                Some(g) => g.run(q, &session.opts, |interp, q, opts| interp.execute(q, opts)),
-                None => session.interp.execute(q, &session.opts),
-            };
-            cal_service::request::merge_warnings(&mut r.json, &warnings_of(q, &warnings));
-            r
-        })
-        .collect();
-    if let Some(failure) = session.store_failure() {
-        errln!("cal: {failure}");
-        return super::invalid();
-    }
-    if print(&name, &text, &responses, args.format) { super::invalid() } else { super::OK }
+    failed |= printer.finish();
+    if failed { super::invalid() } else { super::OK }
 }
 
 /// `--stream`: runs one query, writing its events (an ASSEMBLE) or its response (anything else)

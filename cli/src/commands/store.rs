@@ -144,9 +144,18 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
         }
         StoreCommand::Import { db, files } => {
             let store = open(&db, true)?;
+            // Each file is one transaction with no finer step to report: the bar counts
+            // files, and ticks on its own while a large one is verified and written.
+            let bar = crate::progress::bar(files.len(), "files imported");
             for f in &files {
                 let bytes = input::read(Some(f)).map_err(Failure::Usage)?.bytes;
-                let r = store.import_mg(&bytes).map_err(|e| invalid_at(f, &e))?;
+                bar.set_message(format!("importing {} ({} bytes)", f.display(), bytes.len()));
+                let r = store.import_mg(&bytes).map_err(|e| invalid_at(f, &e));
+                bar.inc(1);
+                if r.is_err() || bar.position() == files.len() as u64 {
+                    bar.finish_and_clear();
+                }
+                let r = r?;
                 print(&serde_json::json!({
                     "file": f.display().to_string(), "grains": r.in_file, "added": r.added, "states": r.states,
                 }));

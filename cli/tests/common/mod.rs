@@ -7,6 +7,9 @@ use std::process::{Child, Command, Output, Stdio};
 pub fn spawn(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_cal"))
         .args(args)
+        // Colour is decided by each test that cares, not by the environment the tests run in.
+        .env_remove("FORCE_COLOR")
+        .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
