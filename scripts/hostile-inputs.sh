@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Hostile inputs against the cal binary (issue 19): each input, the exit status, the first
+# error code on stdout, peak RSS and wall time. Prints a Markdown table for docs/reliability.md.
+# Usage: scripts/hostile-inputs.sh [CAL_BIN]   (default: target/release/cal)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+CAL=${1:-target/release/cal}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# The inputs.
+python3 - "$T" <<'PY'
+import json, os, sys
+t = sys.argv[1]
+q = 'RECALL beliefs ABOUT "alice" | LIMIT 1'
+json.dump([{"statement": "recall", "grain_type": "beliefs", "about": "alice"}] * 400_000, open(f"{t}/400k.json", "w"))
+open(f"{t}/209k.cal", "w").write(";\n".join([q] * 209_000))
+open(f"{t}/semis2m.cal", "w").write(";" * 2_000_000)
+open(f"{t}/semis10m.cal", "w").write(";" * 10_000_000)
+conds = [{"field": "subject", "op": "=", "value": f"s{i}"} for i in range(100_000)]
+json.dump({"statement": "recall", "grain_type": "beliefs", "where": conds}, open(f"{t}/huge-form.json", "w"))
+open(f"{t}/dup.json", "w").write('{"statement": "recall", "grain_type": "beliefs", "in": "public", "in": "secret"}')
+json.dump({"type": "belief", "subject": "a", "s": 1768471200000, "relation": "r", "object": "o",
+           "confidence": 0.5, "created_at": 1768471200000}, open(f"{t}/s-field.json", "w"))
+PY
+# A 200 MB zero region compressed into one small zstd frame, in a one-grain .mg.
+printf '{"type":"belief","subject":"a","relation":"r","object":"o","confidence":0.5,"created_at":1768471200000}' > "$T/one.json"
+"$CAL" mg pack --compress "$T/one.mg" "$T/one.json" >/dev/null
+python3 - "$T" <<'PY'
+import hashlib, subprocess, sys
+t = sys.argv[1]
+honest = open(f"{t}/one.mg", "rb").read()
+frame = subprocess.run(["zstd", "-q", "-19", "-c", "--content-size"], input=b"\0" * (200 << 20),
+                       capture_output=True, check=True).stdout
+bomb = honest[:20] + frame
+open(f"{t}/bomb.mg", "wb").write(bomb + hashlib.sha256(bomb).digest())
+PY
+
+row() { # label, then the command
+    local label=$1; shift
+    local out="$T/out" err="$T/err" tm="$T/time"
+    /usr/bin/time -f "%M %e" -o "$tm" "$@" > "$out" 2> "$err" < /dev/null
+    local status=$?
+    local code
+    code=$(grep -o 'CAL-[EW][0-9]\{3\}\|ERR_[A-Z_]*' "$out" "$err" 2>/dev/null | head -1 | sed 's/^[^:]*://')
+    read -r kb secs < <(tail -1 "$tm")
+    printf '| %s | %s | %s | %s MB | %s s |\n' "$label" "$status" "${code:--}" "$((kb / 1024))" "$secs"
+}
+
+echo "| input | exit | code | peak RSS | time |"
+echo "|---|---|---|---|---|"
+row "JSON array of 400,000 queries (cal run -f)" "$CAL" run -f "$T/400k.json"
+row "document of 209,000 queries, 10 MB (cal run -f)" "$CAL" run -f "$T/209k.cal"
+row "2 MB of \`;\` (cal check --json)" "$CAL" check --json "$T/semis2m.cal"
+row "10 MB of \`;\` (cal check --json)" "$CAL" check --json "$T/semis10m.cal"
+row "JSON form with 100,000 conditions, 4.7 MB (cal run)" "$CAL" run -f "$T/huge-form.json"
+row "JSON form with a repeated key (cal run)" "$CAL" run -f "$T/dup.json"
+row "bidi override in a parameter (cal run)" "$CAL" run --param 'who="a\u202eb"' 'RECALL beliefs WHERE subject = $who'
+row "zstd bomb: 200 MB declared in a small frame (cal mg verify)" "$CAL" mg verify "$T/bomb.mg"
+row "grain field named like a short key (cal mg encode)" "$CAL" mg encode "$T/s-field.json"
