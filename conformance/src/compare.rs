@@ -379,6 +379,9 @@ pub fn execute_in(mut j: Judgement, expect: &ExecuteExpect, result: &Value, orde
 /// and `error` are always emitted, §11.2), and the code reported for it — in that event or in
 /// the response, wherever the engine puts it (Appendix C names the code, not the place).
 fn stream_end(j: &mut Judgement, end: &crate::case::StreamEnd, result: &Value, response: &Value) {
+    if let Some(events) = result.get("events").and_then(Value::as_array) {
+        stream_order(j, events);
+    }
     let last = result.get("events").and_then(Value::as_array).and_then(|e| e.last()).cloned().unwrap_or(Value::Null);
     let kind = last.get("type").cloned().unwrap_or(Value::Null);
     j.require("the last stream event", "§11.1", kind.as_str() == Some(end.event.as_str()), json!(end.event), kind);
@@ -389,6 +392,47 @@ fn stream_end(j: &mut Judgement, end: &crate::case::StreamEnd, result: &Value, r
         let codes: Vec<&str> = seen.iter().copied().filter(|s| s.starts_with("CAL-")).collect();
         j.require("the stream's code", "Appendix C", seen.contains(code.as_str()), json!(code), json!(codes));
     }
+}
+
+/// §11.1's ordering invariant over a stream's event types: `assembly_started` first; then the
+/// sources; dedup; the budget (a revised allocation may follow disclosure); chunks; and
+/// `assembly_completed`. `error` and `cancelled` may come at any point, but only last. Every
+/// event that names its assembly names the same one.
+fn stream_order(j: &mut Judgement, events: &[Value]) {
+    let kinds: Vec<&str> = events.iter().map(|e| e.get("type").and_then(Value::as_str).unwrap_or("")).collect();
+    let rank = |k: &str| match k {
+        "assembly_started" => Some(0),
+        "source_started" | "source_completed" => Some(1),
+        "dedup_completed" => Some(2),
+        "budget_allocated" | "disclosure_decided" => Some(3),
+        "chunk" => Some(4),
+        "assembly_completed" => Some(5),
+        _ => None,
+    };
+    let terminal = |k: &str| matches!(k, "error" | "cancelled" | "assembly_completed");
+    let mut ok = kinds.first().is_some_and(|k| *k == "assembly_started" || *k == "error");
+    let mut last = 0;
+    for (i, k) in kinds.iter().enumerate() {
+        if terminal(k) && i + 1 != kinds.len() {
+            ok = false;
+        }
+        match rank(k) {
+            Some(r) if r < last => ok = false,
+            Some(r) => last = r,
+            None if matches!(*k, "error" | "cancelled") => {}
+            None => ok = false,
+        }
+    }
+    let ids: std::collections::BTreeSet<&str> =
+        events.iter().filter_map(|e| e.get("assembly_id").and_then(Value::as_str)).collect();
+    ok &= ids.len() <= 1;
+    j.require(
+        "the order of the stream's events",
+        "§11.1",
+        ok,
+        json!("§11.1's ordering invariant, one assembly id"),
+        json!(kinds),
+    );
 }
 
 /// Checks one [`Invariant`] of an execute response.
@@ -505,6 +549,42 @@ mod tests {
         assert!(judge("/formatted_context/text", SPEC, assemble).mismatches.is_empty());
         let batch = json!({ "results": { "a": { "formatted": TOON_V3, "format": "toon" } } });
         assert!(judge("/results/a/formatted", SPEC, batch).mismatches.is_empty());
+    }
+
+    fn judge_stream(types: &[&str], ids: &[&str]) -> Judgement {
+        let expect = ExecuteExpect {
+            stream_end: Some(crate::case::StreamEnd { event: types.last().unwrap_or(&"").to_string(), code: None }),
+            ..ExecuteExpect::default()
+        };
+        let events: Vec<Value> =
+            types.iter().zip(ids.iter().cycle()).map(|(t, id)| json!({ "type": t, "assembly_id": id })).collect();
+        let result = json!({ "response": {}, "events": events, "store_digest_before": "d", "store_digest_after": "d" });
+        execute(&expect, &result, true)
+    }
+
+    #[test]
+    fn a_stream_must_keep_the_order_of_section_11_1() {
+        let good = [
+            "assembly_started",
+            "source_started",
+            "source_completed",
+            "dedup_completed",
+            "budget_allocated",
+            "disclosure_decided",
+            "chunk",
+            "chunk",
+            "assembly_completed",
+        ];
+        assert!(judge_stream(&good, &["asm_1"]).mismatches.is_empty());
+        let cancelled = ["assembly_started", "source_started", "cancelled"];
+        assert!(judge_stream(&cancelled, &["asm_1"]).mismatches.is_empty());
+        // Chunks before the budget, events after completion, two ids, no start: each refused.
+        let early = ["assembly_started", "chunk", "budget_allocated", "assembly_completed"];
+        assert!(!judge_stream(&early, &["asm_1"]).mismatches.is_empty());
+        let after = ["assembly_started", "assembly_completed", "chunk", "assembly_completed"];
+        assert!(!judge_stream(&after, &["asm_1"]).mismatches.is_empty());
+        assert!(!judge_stream(&good, &["asm_1", "asm_2"]).mismatches.is_empty());
+        assert!(!judge_stream(&good[1..], &["asm_1"]).mismatches.is_empty());
     }
 
     #[test]
