@@ -680,3 +680,24 @@ fn examples_writes_the_published_appendix_b_pairs() {
     let published = std::fs::read(conformance_dir().join("cal-examples.json")).expect("the published file");
     assert!(out.stdout == published, "conformance/cal-examples.json differs from `cal conformance examples`");
 }
+
+/// The walkthrough of docs/conformance.md: its Python adapter, with `cal` as the engine,
+/// passes every required Core `parse` case; and the `parse` function the page shows is the
+/// adapter's own, word for word.
+#[test]
+fn the_walkthrough_adapter_passes_every_core_parse_case() {
+    let adapter = conformance_dir().join("tests/adapters/walkthrough.py");
+    let out = Command::new(CAL)
+        .args(["conformance", "run", "--only", "parse", "--level", "core", "--json", "--adapter"])
+        .arg(format!("python3 '{}' '{CAL}'", adapter.display()))
+        .output()
+        .expect("cal runs");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+    let core = &summary["levels"]["core"];
+    assert!(core["required"].as_u64().unwrap_or(0) > 500, "{core}");
+    assert_eq!(core["passed"], core["required"], "{core}");
+    let page = std::fs::read_to_string(conformance_dir().join("../docs/conformance.md")).expect("the page");
+    let shown = page.split("```python\n").nth(1).and_then(|s| s.split("```").next()).expect("a python block");
+    let code = std::fs::read_to_string(&adapter).expect("the adapter");
+    assert!(code.contains(shown), "docs/conformance.md shows a parse() that is not the adapter's");
+}
