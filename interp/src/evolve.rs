@@ -361,19 +361,32 @@ fn supersede(cx: &Ctx<'_>, s: &Supersede) -> Result<Preview, Diagnostic> {
     for c in &s.sets {
         set(cx, &mut fields, c)?;
     }
-    let fields = new_version(fields, &stored, &reason, cx.opts.now_ms);
-    let grain = Grain::new(fields).map_err(|e| invalid(&e, s.span))?;
-    let (grain, blob, address) = encode(grain, s.span)?;
+    version_preview(Operation::Supersede, fields, &stored, None, reason, cx.opts.now_ms, s.span)
+}
+
+/// The preview of a new version of `target` with `fields` (SUPERSEDE, REVERT).
+fn version_preview(
+    operation: Operation,
+    fields: Map,
+    target: &Stored,
+    restored: Option<ContentAddress>,
+    reason: String,
+    now_ms: i64,
+    span: Span,
+) -> Result<Preview, Diagnostic> {
+    let fields = new_version(fields, target, &reason, now_ms);
+    let grain = Grain::new(fields).map_err(|e| invalid(&e, span))?;
+    let (grain, blob, address) = encode(grain, span)?;
     Ok(Preview {
-        operation: Operation::Supersede,
+        operation,
         grain,
         blob,
         address,
-        target: Some(stored.address),
-        restored: None,
+        target: Some(target.address),
+        restored,
         reason,
-        policy: policy_mode(&stored),
-        namespace: stored.grain().namespace().unwrap_or(DEFAULT_NAMESPACE).to_string(),
+        policy: policy_mode(target),
+        namespace: target.grain().namespace().unwrap_or(DEFAULT_NAMESPACE).to_string(),
     })
 }
 
@@ -402,18 +415,13 @@ fn revert(cx: &Ctx<'_>, r: &Revert) -> Result<Preview, Diagnostic> {
         return Err(d);
     }
     let reason = reason_of(r.reason.as_ref(), r.span)?;
-    let fields = new_version(carried(&previous), &stored, &reason, cx.opts.now_ms);
-    let grain = Grain::new(fields).map_err(|e| invalid(&e, r.span))?;
-    let (grain, blob, address) = encode(grain, r.span)?;
-    Ok(Preview {
-        operation: Operation::Revert,
-        grain,
-        blob,
-        address,
-        target: Some(stored.address),
-        restored: Some(previous.address),
+    version_preview(
+        Operation::Revert,
+        carried(&previous),
+        &stored,
+        Some(previous.address),
         reason,
-        policy: policy_mode(&stored),
-        namespace: stored.grain().namespace().unwrap_or(DEFAULT_NAMESPACE).to_string(),
-    })
+        cx.opts.now_ms,
+        r.span,
+    )
 }
