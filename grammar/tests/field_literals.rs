@@ -31,11 +31,11 @@ const NOT_FIELDS: &[(&str, &str, &str)] = &[
     ("lsp/src/engine/semantic.rs", r#"o == "hash""#, "a token kind for semantic highlighting"),
     ("lsp/src/engine/context.rs", r#"f == "content""#, "the PROJECT word content(…)"),
     (
-        "cli/src/commands/repl.rs",
+        "cli/src/commands/repl/mod.rs",
         r#""json" => self.format"#,
         "the REPL's `:format json` command (the CLI's output, not a CAL format)",
     ),
-    ("cli/src/commands/repl.rs", r#""text" => self.format"#, "the REPL's `:format text` command"),
+    ("cli/src/commands/repl/mod.rs", r#""text" => self.format"#, "the REPL's `:format text` command"),
     ("conformance/src/loader.rs", r#"x == "json""#, "a file extension"),
 ];
 
