@@ -8,6 +8,7 @@
 
 pub mod command;
 pub mod config;
+pub mod durable;
 pub mod error;
 pub mod fusion;
 pub mod http;

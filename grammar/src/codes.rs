@@ -175,6 +175,7 @@ codes! {
     E903 = "CAL-E903", "ServiceDisabled", "20.3", Execute, "ServiceDisabled -- the master kill switch of this store is on: every CAL operation is refused";
     E904 = "CAL-E904", "PolicyDenied", "19.1", Execute, "PolicyDenied -- the store's invalidation policy (OMS §23) refused the write";
     E905 = "CAL-E905", "TooManyStreams", "11.6", Execute, "TooManyStreams -- a client may run at most 3 streams at once";
+    W901 = "CAL-W901", "SemanticSearchUnavailable", "16.4", Execute, "SemanticSearchUnavailable -- the embedder failed (down, slow or wrong dimensions): the search ranked by keywords (BM25) alone";
     }
 }
 

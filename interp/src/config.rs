@@ -45,6 +45,10 @@ pub struct InterpConfig {
     /// estimated utilization exceeds 85% and whose sources each return one grain type is
     /// rendered as TOON, with CAL-W005.
     pub auto_toon: bool,
+    /// The store's semantic side (§16.4): its embedder and the vectors of its grains. With
+    /// one, a `query =`, `LIKE` or ABOUT-fallback search ranks by BM25 and by vector
+    /// similarity, fused (reciprocal rank fusion); without one, by BM25 alone.
+    pub semantic: Option<Arc<cal_embed::Retriever>>,
 }
 
 /// The template registries of a deployment (§10.6–§10.8), one per namespace, shared by every
@@ -118,6 +122,7 @@ impl Default for InterpConfig {
             audit_key: Vec::new(),
             templates: Templates::default(),
             auto_toon: false,
+            semantic: None,
         }
     }
 }

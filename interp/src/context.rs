@@ -82,6 +82,11 @@ impl Deadline {
         Ok(())
     }
 
+    /// The time left before the deadline (zero once it has passed).
+    pub fn remaining(&self) -> Duration {
+        self.limit.saturating_sub(self.start.elapsed())
+    }
+
     /// Milliseconds since the start.
     pub fn elapsed_ms(&self) -> u64 {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)

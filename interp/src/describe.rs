@@ -92,6 +92,10 @@ const OUTPUT_FORMATS: [FormatName; 7] = [
 /// missing, whatever the suite certifies.
 pub const DECLARED_LEVEL: &str = "evolve";
 
+/// How keyword search ranks, as DESCRIBE capabilities reports it.
+const BM25_SEARCH: &str =
+    "BM25 (k1 = 1.2, b = 0.75) over each grain's projected text, Unicode word segmentation, English stemming";
+
 /// The conformance this implementation declares (§24), with what it lacks.
 pub fn capabilities() -> Json {
     json!({
@@ -133,7 +137,7 @@ pub fn capabilities() -> Json {
         "cross_lingual_search": false,
         "embedding_model": null,
         "supported_languages": ["en"],
-        "search": "BM25 (k1 = 1.2, b = 0.75) over each grain's projected text, Unicode word segmentation, English stemming",
+        "search": BM25_SEARCH,
         "locale_sorting": { "locales": collate::SUPPORTED, "method": "root collation primary level (accents and case folded), then code points" },
         "output_formats": OUTPUT_FORMATS.map(FormatName::as_str),
         "auto_toon_enabled": false,
@@ -169,6 +173,21 @@ pub fn describe(cx: &mut Ctx<'_>, d: &Describe) -> Result<Description, cal_gramm
         DescribeTarget::Capabilities => {
             let mut caps = capabilities();
             caps["auto_toon_enabled"] = cx.config.auto_toon.into();
+            if let Some(r) = &cx.config.semantic {
+                let c = r.config();
+                caps["cross_lingual_search"] = true.into();
+                caps["embedding_model"] = c.model.clone().into();
+                caps["supported_languages"] = c.declared_languages().into();
+                caps["search"] = format!(
+                    "hybrid: {BM25_SEARCH}, fused by reciprocal rank fusion (k = {}) with the cosine similarity of \
+                     {} vectors ({} dimensions, at least {}); ties by content address",
+                    cal_embed::RRF_K,
+                    c.model,
+                    c.dimensions,
+                    c.min_similarity
+                )
+                .into();
+            }
             caps["tiers"]["evolve"] = cx.config.tier1_enabled.into();
             caps["kill_switches"] = json!({ "master": false, "tier1": cx.config.tier1_switched_off });
             m.insert("capabilities".into(), caps);

@@ -631,7 +631,12 @@ impl Service {
         match written {
             Ok(()) => {
                 config.audit = None;
-                Interpreter::new(interp.facade().clone(), config).evolved(&q, &opts, Ok(&preview))
+                let mut response = Interpreter::new(interp.facade().clone(), config).evolved(&q, &opts, Ok(&preview));
+                if let Some(w) = self.embed_written(&preview, q.span) {
+                    crate::request::merge_warnings(&mut response.json, std::slice::from_ref(&w));
+                    response.warnings.push(w);
+                }
+                response
             }
             Err(WriteError::Refused(d, reason)) => {
                 let (interp, _) = self.interpreter(Some(Who::prepared(&p)), Some(reason));
@@ -642,6 +647,23 @@ impl Service {
                 interp.evolved(&q, &opts, Err(store_refusal(&e, q.span)))
             }
         }
+    }
+
+    /// Embeds a grain just written, when the store has an embedder (§16.4), so that it is found
+    /// by meaning at once. The write stands whatever happens here: a failure is CAL-W901 on the
+    /// response, and `cal store embed` catches up later.
+    fn embed_written(&self, preview: &Preview, span: Span) -> Option<Diagnostic> {
+        let retriever = self.config.interp.semantic.as_ref()?;
+        let written = [(preview.address, &preview.grain)];
+        let e = cal_embed::durable::embed_new(retriever, &self.store, &written, |_| {}).err()?;
+        Some(
+            Diagnostic::new(
+                Code::W901,
+                span,
+                format!("The grain is stored, but the embedder could not embed it ({e}), so it is found by keywords only for now."),
+            )
+            .with_suggestion("Run `cal store embed DB` when the embedder is back."),
+        )
     }
 
     /// The response to a request that carries no readable query (a damaged prepared token).

@@ -53,6 +53,10 @@ pub fn open_service(
     let store = DurableStore::open(db, clock, OpenOptions::read_write())
         .map_err(|e| OpenError::Store(format!("{}: {e}", db.display())))?;
     let audit_key = audit_key(&key);
+    let mut interp = interp;
+    if interp.semantic.is_none() {
+        interp.semantic = super::embedder::open_for_database(&store).map_err(OpenError::Store)?;
+    }
     Ok(Service::new(Arc::new(store), key, ServiceConfig { interp, audit_key, ..ServiceConfig::default() }))
 }
 

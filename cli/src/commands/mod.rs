@@ -3,6 +3,7 @@
 pub mod check;
 pub mod conformance;
 pub mod convert;
+pub mod embedder;
 pub mod evolve;
 pub mod explain;
 pub mod fix;

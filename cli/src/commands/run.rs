@@ -79,6 +79,9 @@ pub struct SessionArgs {
     /// the budget is rendered as TOON, with warning CAL-W005.
     #[arg(long)]
     pub auto_toon: bool,
+    #[command(flatten)]
+    /// Semantic search for `.mg` stores and the demo memory.
+    pub embed: super::embedder::SessionEmbedder,
 }
 
 /// Arguments of `cal run`.
@@ -139,7 +142,8 @@ impl Session {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX)),
         };
-        let (facade, durable) = open_memory(&args.stores, demo_memory, now_ms)?;
+        let embed = args.embed.config().map_err(OpenError::Usage)?;
+        let (facade, durable, semantic) = open_memory(&args.stores, demo_memory, now_ms, embed)?;
         let mut params = Params::from_args(&args.params).map_err(|e| OpenError::Usage(e.to_string()))?;
         if let Some(user) = &args.user
             && params.get(cal_planner::CURRENT_USER_PARAM).is_none()
@@ -155,7 +159,7 @@ impl Session {
             agent_id: args.agent.clone(),
         };
         let mut config =
-            InterpConfig { namespace: args.namespace.clone(), auto_toon: args.auto_toon, ..InterpConfig::default() };
+            InterpConfig { namespace: args.namespace.clone(), auto_toon: args.auto_toon, semantic, ..InterpConfig::default() };
         if let Some(path) = &args.audit {
             let file = std::fs::OpenOptions::new()
                 .create(true)
@@ -204,17 +208,26 @@ impl Session {
     }
 }
 
-/// An opened memory: the facade queries go through, and the durable facade to ask for
-/// store failures when the memory is one database.
-type Memory = (Arc<dyn ReadFacade>, Option<Arc<DurableFacade>>);
+/// An opened memory: the facade queries go through, the durable facade to ask for store
+/// failures when the memory is one database, and its semantic side when it has an embedder.
+type Memory = (Arc<dyn ReadFacade>, Option<Arc<DurableFacade>>, Option<Arc<cal_embed::Retriever>>);
 
 /// Opens the memory: the demo, one store database (read from disk query by query), or
 /// `.mg` files and databases merged into one in-memory store.
-fn open_memory(paths: &[PathBuf], demo_memory: bool, now_ms: i64) -> Result<Memory, OpenError> {
+fn open_memory(
+    paths: &[PathBuf],
+    demo_memory: bool,
+    now_ms: i64,
+    embed: Option<cal_embed::EmbedderConfig>,
+) -> Result<Memory, OpenError> {
+    let semantic = |store: &Store| {
+        embed.clone().map(|c| super::embedder::open_for_memory(store, c).map_err(OpenError::Usage)).transpose()
+    };
     if demo_memory {
         let store =
             demo::load(now_ms).map_err(|e| OpenError::Store(format!("the built-in demo memory does not load: {e}")))?;
-        return Ok((Arc::new(OmsFacade::new(Arc::new(store))), None));
+        let retriever = semantic(&store)?;
+        return Ok((Arc::new(OmsFacade::new(Arc::new(store))), None, retriever));
     }
     let config = demo::config(now_ms);
     let is_db = |p: &PathBuf| {
@@ -223,9 +236,16 @@ fn open_memory(paths: &[PathBuf], demo_memory: bool, now_ms: i64) -> Result<Memo
     if let [one] = paths
         && is_db(one)?
     {
+        if embed.is_some() {
+            return Err(OpenError::Usage(format!(
+                "{} is a store database: it uses its own embedder (`cal store embedder`), not --embed-*",
+                one.display()
+            )));
+        }
         let store = open_database(one, config)?;
+        let retriever = super::embedder::open_for_database(&store).map_err(OpenError::Store)?;
         let facade = Arc::new(DurableFacade::new(Arc::new(store)));
-        return Ok((facade.clone(), Some(facade)));
+        return Ok((facade.clone(), Some(facade), retriever));
     }
     let store = Store::new(config.clone());
     for path in paths {
@@ -240,7 +260,8 @@ fn open_memory(paths: &[PathBuf], demo_memory: bool, now_ms: i64) -> Result<Memo
             .import(&bytes)
             .map_err(|e| OpenError::Store(format!("{}: {e} (the store file loads nothing)", path.display())))?;
     }
-    Ok((Arc::new(OmsFacade::new(Arc::new(store))), None))
+    let retriever = semantic(&store)?;
+    Ok((Arc::new(OmsFacade::new(Arc::new(store))), None, retriever))
 }
 
 /// Opens a store database read-only.

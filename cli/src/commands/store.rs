@@ -90,6 +90,22 @@ pub enum StoreCommand {
         #[arg(long, default_value = "set by the local operator")]
         reason: String,
     },
+    /// Configure semantic search (§16.4): the store's embedder, an OpenAI-compatible endpoint
+    /// (--url) or a command (--command). It is asked for one vector first (--no-check skips
+    /// that); without options, prints the setting and how many grains have vectors.
+    Embedder {
+        /// The store database.
+        db: PathBuf,
+        #[command(flatten)]
+        /// The embedder.
+        args: super::embedder::EmbedderArgs,
+    },
+    /// Embed every grain that has no vector of the configured model yet, a batch per
+    /// transaction: resumable (run it again after an interruption) and idempotent.
+    Embed {
+        /// The store database.
+        db: PathBuf,
+    },
     /// Figures about the store: grains per type, supersessions, audit entries, size.
     Stats {
         /// The store database.
@@ -160,6 +176,9 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
                     "file": f.display().to_string(), "grains": r.in_file, "added": r.added, "states": r.states,
                 }));
             }
+            if let Some(w) = super::embedder::after_write(&store) {
+                errln!("warning: {w}");
+            }
         }
         StoreCommand::Export { db, out, compress, local } => {
             let store = open(&db, false)?;
@@ -182,6 +201,17 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
             if let Some(path) = jsonl {
                 add_jsonl(&store, &path)?;
             }
+            if let Some(w) = super::embedder::after_write(&store) {
+                errln!("warning: {w}");
+            }
+        }
+        StoreCommand::Embedder { db, args } => {
+            let store = open(&db, args.url.is_some() || args.command.is_some())?;
+            print(&super::embedder::configure(&store, &args).map_err(Failure::Usage)?);
+        }
+        StoreCommand::Embed { db } => {
+            let store = open(&db, true)?;
+            print(&super::embedder::backfill(&store).map_err(Failure::Invalid)?);
         }
         StoreCommand::Verify { db, json } => {
             let store = open(&db, false)?;

@@ -4,11 +4,13 @@
 
 pub mod compile;
 pub mod eval;
+pub mod hybrid;
 pub mod options;
 pub mod stages;
 
 use cal_grammar::fields::names;
-use cal_grammar::{Code, Diagnostic};
+use cal_grammar::{Code, Diagnostic, Span};
+use std::collections::HashMap;
 use cal_parser::ast::{Comparator, Condition, FieldRef, Target, Test, Value as AstValue, ValueKind};
 use cal_planner::RecallPlan;
 use oms::store::{Query, SortKey};
@@ -59,22 +61,38 @@ fn store_order(window: &stages::Window, c: &Compiled) -> Vec<SortKey> {
 
 fn fetch(cx: &mut Ctx<'_>, c: &Compiled, plan: &RecallPlan, o: &Options, skip: usize) -> Result<Fetched, Diagnostic> {
     cx.deadline.check()?;
-    let pushable = c.posts.is_empty() && !o.needs_all();
+    // A fused ranking is made whole before the pipeline pages it.
+    let semantic = c.text.as_ref().and(cx.config.semantic.clone());
+    let pushable = c.posts.is_empty() && !o.needs_all() && semantic.is_none();
     let window = stages::window(cx, &plan.stages, skip, c.text.is_some(), o.locale, pushable)?;
     if c.impossible {
         return Ok(Fetched { rows: Vec::new(), total: 0, window, more: Some(false) });
     }
     let limit = window.len.map(|l| window.start.saturating_add(l));
     let q = Query { filters: c.filters.clone(), view: c.view, sort: store_order(&window, c), limit, cursor: None };
-    let env = match &c.text {
-        Some(t) => cx.facade.search(t, &q),
-        None => cx.facade.query(&q),
-    }
-    .map_err(|e| bug(plan.recall().span, &format!("store error: {e}")))?;
+    let (env, mut parts) = match (&c.text, semantic) {
+        (Some(t), Some(retriever)) => {
+            let answer = hybrid::search(cx, &retriever, t, &q, plan.recall().span)?;
+            (Ok(answer.envelope), answer.parts)
+        }
+        (Some(t), None) => (cx.facade.search(t, &q), HashMap::new()),
+        (None, _) => (cx.facade.query(&q), HashMap::new()),
+    };
+    let env = env.map_err(|e| bug(plan.recall().span, &format!("store error: {e}")))?;
     cx.stats.store_ops += 1;
     cx.stats.scanned += env.total as u64;
     cx.deadline.check()?;
-    let mut rows: Vec<Row> = env.results.into_iter().map(Row::new).collect();
+    let mut rows: Vec<Row> = env
+        .results
+        .into_iter()
+        .map(|hit| {
+            let mut row = Row::new(hit);
+            if let Some(p) = parts.remove(&row.hit.address) {
+                row.notes.insert(hybrid::PARTS_NOTE.into(), p);
+            }
+            row
+        })
+        .collect();
     if window.start > 0 || window.len.is_some() {
         rows = rows.into_iter().skip(window.start).collect();
         let more = window.len.map(|l| env.total > window.start.saturating_add(l));
@@ -102,6 +120,13 @@ fn count(cx: &mut Ctx<'_>, c: &Compiled) -> Result<usize, Diagnostic> {
     cx.deadline.check()?;
     if c.impossible {
         return Ok(0);
+    }
+    if let (Some(t), Some(retriever)) = (&c.text, cx.config.semantic.clone()) {
+        let q = Query { filters: c.filters.clone(), view: c.view, sort: Vec::new(), limit: None, cursor: None };
+        let n = hybrid::search(cx, &retriever, t, &q, Span::default())?.envelope.total;
+        cx.stats.scanned += n as u64;
+        cx.deadline.check()?;
+        return Ok(n);
     }
     let q = Query { filters: c.filters.clone(), view: c.view, sort: Vec::new(), limit: Some(0), cursor: None };
     let n =

@@ -314,10 +314,19 @@ pub fn annotate(cx: &mut Ctx<'_>, o: &Options, rows: &mut [Row], compiled: &Comp
     let search = compiled.text.is_some();
     for row in rows.iter_mut() {
         let mmr = row.notes.remove("_mmr");
+        let fused = row.notes.remove(super::hybrid::PARTS_NOTE);
+        let hybrid = fused.is_some();
         if o.score_breakdown {
             let mut b = Map::new();
-            b.insert("method".into(), (if search { "bm25" } else { "structural" }).into());
-            b.insert("text_relevance".into(), if search { json!(row.hit.score) } else { Json::Null });
+            if let Some(Json::Object(parts)) = fused {
+                // Hybrid search: both components, their ranks, and the fused score.
+                b.insert("method".into(), "hybrid_rrf".into());
+                b.extend(parts);
+                b.insert("rrf_k".into(), json!(cal_embed::RRF_K));
+            } else {
+                b.insert("method".into(), (if search { "bm25" } else { "structural" }).into());
+                b.insert("text_relevance".into(), if search { json!(row.hit.score) } else { Json::Null });
+            }
             b.insert("structural_match".into(), json!(1.0));
             if let Some(m) = mmr {
                 b.insert("mmr".into(), m);
@@ -326,7 +335,11 @@ pub fn annotate(cx: &mut Ctx<'_>, o: &Options, rows: &mut [Row], compiled: &Comp
             row.notes.insert("score_breakdown".into(), Json::Object(b));
         }
         if o.explanation {
-            let method = if search { "BM25 text search combined with the conditions" } else { "structured query" };
+            let method = match (hybrid, search) {
+                (true, _) => "BM25 and vector similarity, fused by reciprocal rank fusion, combined with the conditions",
+                (false, true) => "BM25 text search combined with the conditions",
+                (false, false) => "structured query",
+            };
             row.notes.insert(
                 "explanation".into(),
                 json!({ "method": method, "conditions": compiled.described, "matched_fields": row.hit.matched_fields }),

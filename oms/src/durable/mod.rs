@@ -35,6 +35,7 @@ mod rows;
 pub mod schema;
 mod tokens;
 mod txn;
+mod vectors;
 mod verify;
 mod write;
 
@@ -50,6 +51,7 @@ use crate::store::StoreConfig;
 pub use ingest::ImportReport;
 pub use tokens::TokenUse;
 pub use txn::{AuditRecord, StoredTemplate, TemplateSlot, Tx};
+pub use vectors::{StoredVector, Unembedded};
 pub use verify::{StoreStats, VerifyReport};
 
 /// The first 16 bytes of every SQLite database file.

@@ -21,11 +21,12 @@ pub const APPLICATION_ID: i32 = 0x4341_4C53;
 /// Version 1 (development builds of 2026-11-25 only) had no count rows and
 /// other checksums; such a file is refused as an unsupported layout.
 /// Version 2 lacked the Tier 1 control tables (`switches`, `rate_events`),
-/// version 3 the per-namespace search statistics (`namespace_stats`): both are
+/// version 3 the per-namespace search statistics (`namespace_stats`), version 4
+/// the embedder setting and the grains' vectors (`settings`, `vectors`): all are
 /// read as they are, and upgraded in place when opened for writing ([`upgrade`]).
-pub const SCHEMA_VERSION: i32 = 4;
+pub const SCHEMA_VERSION: i32 = 5;
 
-/// The tables version 3 added, created by [`create`] and by [`upgrade`].
+/// The tables versions 3 to 5 added, created by [`create`] and by [`upgrade`].
 const CONTROL_TABLES: &str = r"
 CREATE TABLE IF NOT EXISTS switches (
     name   TEXT    PRIMARY KEY,
@@ -43,6 +44,20 @@ CREATE TABLE IF NOT EXISTS namespace_stats (
     namespace TEXT    PRIMARY KEY,
     docs      INTEGER NOT NULL,
     total_len INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS settings (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS vectors (
+    grain_id  INTEGER NOT NULL,
+    model     TEXT    NOT NULL,
+    type      INTEGER NOT NULL,
+    namespace TEXT    NOT NULL,
+    vector    BLOB    NOT NULL,
+    PRIMARY KEY (model, grain_id)
 ) WITHOUT ROWID;
 ";
 
@@ -218,8 +233,8 @@ pub(crate) fn check(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// Brings a version 2 store to version 3 (adds the control tables), inside one
-/// transaction; a store already at version 3 is left alone.
+/// Brings a store of an older version to [`SCHEMA_VERSION`] (adds the tables it lacks, and
+/// fills the statistics it never kept), inside one transaction; a current store is left alone.
 pub(crate) fn upgrade(conn: &Connection) -> Result<()> {
     let version: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(super::db_error)?;
     if version == SCHEMA_VERSION {

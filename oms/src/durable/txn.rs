@@ -26,8 +26,8 @@ use crate::store::record::parse_entry;
 
 /// The store inside one write transaction (see the module docs).
 pub struct Tx<'a> {
-    store: &'a DurableStore,
-    tx: &'a Transaction<'a>,
+    pub(crate) store: &'a DurableStore,
+    pub(crate) tx: &'a Transaction<'a>,
 }
 
 /// What the store answers a request to register a named template.
