@@ -62,9 +62,10 @@ impl Embedder for CommandEmbedder {
             let mut out = Vec::with_capacity(want);
             while out.len() < want {
                 let mut line = String::new();
-                let n = (&mut lines).take(MAX_LINE_BYTES).read_line(&mut line).map_err(|e| {
-                    EmbedError::BadResponse(format!("the answer is not UTF-8 text: {e}"))
-                })?;
+                let n = (&mut lines)
+                    .take(MAX_LINE_BYTES)
+                    .read_line(&mut line)
+                    .map_err(|e| EmbedError::BadResponse(format!("the answer is not UTF-8 text: {e}")))?;
                 if n == 0 {
                     break;
                 }

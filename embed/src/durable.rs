@@ -97,7 +97,7 @@ pub fn backfill(
     let model = retriever.config().model.clone();
     let total = store.len().map_err(EmbedFailure::Store)?;
     let mut report = Backfill { already: retriever.len(), ..Backfill::default() };
-    let mut after = 0i64;
+    let mut after = i64::MIN;
     let mut done = 0usize;
     loop {
         let batch = store.unembedded(&identity, after, BACKFILL_BATCH).map_err(EmbedFailure::Store)?;
@@ -146,8 +146,11 @@ fn store_vectors(
     }
     let texts: Vec<String> = todo.iter().map(|(_, t)| t.clone()).collect();
     let vectors = retriever.embed_texts(&texts, progress).map_err(EmbedFailure::Embedder)?;
-    let rows: Vec<(ContentAddress, u8, String, Vec<f32>)> =
-        todo.iter().zip(&vectors).map(|((e, _), v)| (e.address, e.grain_type, e.namespace.clone(), v.clone())).collect();
+    let rows: Vec<(ContentAddress, u8, String, Vec<f32>)> = todo
+        .iter()
+        .zip(&vectors)
+        .map(|((e, _), v)| (e.address, e.grain_type, e.namespace.clone(), v.clone()))
+        .collect();
     store.put_vectors(&retriever.config().identity(), &rows).map_err(EmbedFailure::Store)?;
     let mut added = 0;
     for ((entry, _), v) in todo.into_iter().zip(vectors) {

@@ -94,11 +94,7 @@ impl Retriever {
 
     /// Vectors for `texts`, [`BATCH`] at a time, each call within the configured timeout;
     /// `progress` hears how many are done after each batch.
-    pub fn embed_texts(
-        &self,
-        texts: &[String],
-        mut progress: impl FnMut(usize),
-    ) -> Result<Vec<Vec<f32>>, EmbedError> {
+    pub fn embed_texts(&self, texts: &[String], mut progress: impl FnMut(usize)) -> Result<Vec<Vec<f32>>, EmbedError> {
         let mut out = Vec::with_capacity(texts.len());
         for batch in texts.chunks(BATCH) {
             out.extend(self.embedder.embed(batch, Duration::from_millis(self.config.timeout_ms))?);

@@ -158,8 +158,12 @@ impl Session {
             cursor: None,
             agent_id: args.agent.clone(),
         };
-        let mut config =
-            InterpConfig { namespace: args.namespace.clone(), auto_toon: args.auto_toon, semantic, ..InterpConfig::default() };
+        let mut config = InterpConfig {
+            namespace: args.namespace.clone(),
+            auto_toon: args.auto_toon,
+            semantic,
+            ..InterpConfig::default()
+        };
         if let Some(path) = &args.audit {
             let file = std::fs::OpenOptions::new()
                 .create(true)

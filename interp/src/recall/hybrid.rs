@@ -57,7 +57,10 @@ pub fn search(
                 Diagnostic::new(
                     Code::W901,
                     span,
-                    format!("Semantic search is unavailable ({}): {e}. These results are ranked by keywords alone.", e.kind()),
+                    format!(
+                        "Semantic search is unavailable ({}): {e}. These results are ranked by keywords alone.",
+                        e.kind()
+                    ),
                 )
                 .with_suggestion(
                     "Check that the embedder is running (`cal store embedder DB` shows it), or rephrase with the \
@@ -95,7 +98,8 @@ pub fn search(
         }
         if !in_keyword.contains(&address) {
             // Admitted only if the query's own filters and view admit it.
-            let mut one = Query { filters: q.filters.clone(), view: q.view, sort: Vec::new(), limit: Some(1), cursor: None };
+            let mut one =
+                Query { filters: q.filters.clone(), view: q.view, sort: Vec::new(), limit: Some(1), cursor: None };
             one.filters.push(Filter::Address(address));
             let found = cx.facade.query(&one).map_err(store_error)?;
             cx.stats.store_ops += 1;

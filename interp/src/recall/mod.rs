@@ -10,12 +10,12 @@ pub mod stages;
 
 use cal_grammar::fields::names;
 use cal_grammar::{Code, Diagnostic, Span};
-use std::collections::HashMap;
 use cal_parser::ast::{Comparator, Condition, FieldRef, Target, Test, Value as AstValue, ValueKind};
 use cal_planner::RecallPlan;
 use oms::store::{Query, SortKey};
 use oms::{ContentAddress, Value};
 use serde_json::{Map, Value as Json};
+use std::collections::HashMap;
 
 use crate::context::{Bound, Ctx, Row, bug};
 use crate::outcome::{Entry, Grains, Group};

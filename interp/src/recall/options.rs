@@ -336,7 +336,9 @@ pub fn annotate(cx: &mut Ctx<'_>, o: &Options, rows: &mut [Row], compiled: &Comp
         }
         if o.explanation {
             let method = match (hybrid, search) {
-                (true, _) => "BM25 and vector similarity, fused by reciprocal rank fusion, combined with the conditions",
+                (true, _) => {
+                    "BM25 and vector similarity, fused by reciprocal rank fusion, combined with the conditions"
+                }
                 (false, true) => "BM25 text search combined with the conditions",
                 (false, false) => "structured query",
             };

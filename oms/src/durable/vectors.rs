@@ -142,12 +142,11 @@ impl DurableStore {
             }
             Err(e) => return Err(db_error(e)),
         };
-        let ids: Vec<Id> =
-            ids.into_iter().map(|i| Id::try_from(i).map_err(|_| rows::damaged("a grain row"))).collect::<Result<_>>()?;
-        Ok(load(&conn, &ids)?
+        let ids: Vec<Id> = ids
             .into_iter()
-            .map(|(id, r)| Unembedded { row: i64::from(id), grain: stored(&r) })
-            .collect())
+            .map(|i| Id::try_from(i).map_err(|_| rows::damaged("a grain row")))
+            .collect::<Result<_>>()?;
+        Ok(load(&conn, &ids)?.into_iter().map(|(id, r)| Unembedded { row: i64::from(id), grain: stored(&r) }).collect())
     }
 
     /// Stores vectors of `model` for grains (replacing one it already has), in one durable
