@@ -156,7 +156,8 @@ mod tests {
     #[test]
     fn refuses_what_cannot_work() {
         assert!(http().validate().is_ok());
-        let cases: Vec<Box<dyn Fn(&mut EmbedderConfig)>> = vec![
+        type Breaks = Box<dyn Fn(&mut EmbedderConfig)>;
+        let cases: Vec<Breaks> = vec![
             Box::new(|c| c.provider = Provider::Http { url: "127.0.0.1:11434".into() }),
             Box::new(|c| c.provider = Provider::Command { command: "  ".into() }),
             Box::new(|c| c.model = String::new()),

@@ -30,7 +30,7 @@ pub struct Scope<'a> {
 impl Scope<'_> {
     fn admits(&self, e: &Entry) -> bool {
         self.types.is_none_or(|t| t.contains(&e.grain_type))
-            && self.namespaces.is_none_or(|n| n.iter().any(|x| *x == e.namespace))
+            && self.namespaces.is_none_or(|n| n.contains(&e.namespace))
     }
 }
 

@@ -48,7 +48,7 @@ fn to_bytes(v: &[f32]) -> Vec<u8> {
 }
 
 fn from_bytes(b: &[u8]) -> Option<Vec<f32>> {
-    (b.len() % 4 == 0).then(|| b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    b.len().is_multiple_of(4).then(|| b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
 }
 
 impl DurableStore {
