@@ -136,7 +136,7 @@ pub fn entry_of(address: ContentAddress, g: &Grain) -> Entry {
 /// An `embedding_refs` entry (OMS §7.2) made with the same model that carries its
 /// `chunk_text` names the exact text that was embedded, and is honoured; otherwise the text
 /// is the grain's searchable projection, the same the keyword search indexes (subject,
-/// then the CAL §10.3.2 content rule of its type), joined with spaces. `None` for a grain
+/// then the CAL §10.3.2 content rule of its type), its words joined by single spaces. `None` for a grain
 /// with no text at all.
 pub fn grain_text(g: &Grain, model: &str) -> Option<String> {
     if let Some(Value::Array(refs)) = g.get("embedding_refs") {
@@ -151,7 +151,14 @@ pub fn grain_text(g: &Grain, model: &str) -> Option<String> {
             }
         }
     }
-    let parts: Vec<String> = oms::store::search::projection(g).into_iter().map(|(_, t)| t).collect();
-    let text = parts.join(" ");
-    (!text.trim().is_empty()).then_some(text)
+    let mut text = String::new();
+    for (_, part) in oms::store::search::projection(g) {
+        for word in part.split_whitespace() {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(word);
+        }
+    }
+    (!text.is_empty()).then_some(text)
 }
