@@ -29,8 +29,7 @@ pub struct Scope<'a> {
 
 impl Scope<'_> {
     fn admits(&self, e: &Entry) -> bool {
-        self.types.is_none_or(|t| t.contains(&e.grain_type))
-            && self.namespaces.is_none_or(|n| n.contains(&e.namespace))
+        self.types.is_none_or(|t| t.contains(&e.grain_type)) && self.namespaces.is_none_or(|n| n.contains(&e.namespace))
     }
 }
 

@@ -340,10 +340,23 @@ impl DurableStore {
         let conn = self.snapshot()?;
         let ids = candidates(&conn, &q.filters)?;
         let mut answer = QueryStream::new(q, self.read_batch)?;
+        let mut seen: i64 = 0;
         load_batches(&conn, ids.as_deref(), self.read_batch, |batch| {
+            seen += i64::try_from(batch.len()).unwrap_or(i64::MAX);
             answer.add(batch.into_iter().map(|(_, r)| r).collect());
             Ok(())
         })?;
+        // A scan of the whole table must meet every grain the store counted: a damaged page
+        // can lose rows without SQLite noticing (a flipped cell count), and a smaller answer
+        // must never pass for the whole one.
+        if ids.is_none() {
+            let counted = read_stats(&conn)?.grains;
+            if seen != counted {
+                return Err(rows::damaged(format!(
+                    "the grains table yields {seen} rows, but the store holds {counted} grains"
+                )));
+            }
+        }
         Ok(answer.finish(None))
     }
 
