@@ -210,13 +210,19 @@ pub fn backfill(store: &DurableStore) -> Result<serde_json::Value, String> {
 pub fn after_write(store: &DurableStore) -> Option<String> {
     match open_for_database(store) {
         Ok(None) => None,
-        Ok(Some(retriever)) => semantic::backfill(&retriever, store, |_, _| {}).err().map(|e| {
+        Ok(Some(retriever)) => {
+            let todo = store.len().unwrap_or(0).saturating_sub(retriever.len());
+            let bar = crate::progress::bar(todo, "grains embedded");
+            let done = semantic::backfill(&retriever, store, |n, _| bar.set_position(n as u64));
+            bar.finish_and_clear();
+            done.err().map(|e| {
             format!(
                 "the grains are stored, but not yet embedded ({}); run `cal store embed {}` when the embedder is back",
                 failure(store.path(), &e),
                 store.path().display()
             )
-        }),
+            })
+        }
         Err(e) => Some(e),
     }
 }
