@@ -33,6 +33,13 @@ impl Scope<'_> {
     }
 }
 
+/// From how many vectors a search is split across threads (below it, starting them costs
+/// more than it saves).
+const PARALLEL_FROM: usize = 50_000;
+
+/// The most threads one search uses.
+const MAX_THREADS: usize = 8;
+
 /// The vectors of a store, all of one length.
 #[derive(Debug, Clone)]
 pub struct VectorIndex {
@@ -100,16 +107,36 @@ impl VectorIndex {
     /// normalised; a zero or wrong-length query matches nothing.
     pub fn search(&self, query: &[f32], scope: Scope<'_>, min: f32) -> Vec<(ContentAddress, f32)> {
         let Some(q) = unit(query, self.dims) else { return Vec::new() };
-        let mut out: Vec<(ContentAddress, f32)> = Vec::new();
-        for (row, entry) in self.data.chunks_exact(self.dims).zip(&self.entries) {
-            if !scope.admits(entry) {
-                continue;
+        // Large indexes are scanned in as many slices as there are cores; the answer is the
+        // same whatever the split, because the final order is total.
+        let threads = if self.entries.len() < PARALLEL_FROM {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(MAX_THREADS)
+        };
+        let per = self.entries.len().div_ceil(threads).max(1);
+        let scan = |from: usize| -> Vec<(ContentAddress, f32)> {
+            let to = (from + per).min(self.entries.len());
+            let rows = self.data[from * self.dims..to * self.dims].chunks_exact(self.dims);
+            let mut hits = Vec::new();
+            for (row, entry) in rows.zip(&self.entries[from..to]) {
+                if scope.admits(entry) {
+                    let s = dot(row, &q);
+                    if s >= min {
+                        hits.push((entry.address, s));
+                    }
+                }
             }
-            let s = dot(row, &q);
-            if s >= min {
-                out.push((entry.address, s));
-            }
-        }
+            hits
+        };
+        let mut out: Vec<(ContentAddress, f32)> = if threads == 1 {
+            scan(0)
+        } else {
+            std::thread::scope(|sc| {
+                let parts: Vec<_> = (0..threads).map(|t| sc.spawn(move || scan(t * per))).collect();
+                parts.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+            })
+        };
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         out
     }
@@ -215,6 +242,30 @@ mod tests {
         assert_eq!(ix.len(), 1);
         assert_eq!(ix.search(&[1.0, 0.0], Scope::default(), 0.99).len(), 1);
         assert!(ix.search(&[0.0, 0.0], Scope::default(), -1.0).is_empty());
+    }
+
+    #[test]
+    fn a_split_scan_answers_as_one_scan() {
+        let mut ix = VectorIndex::new(4);
+        for i in 0..(PARALLEL_FROM as u32 + 1_000) {
+            let b = i.to_be_bytes();
+            let mut a = [0u8; 32];
+            a[..4].copy_from_slice(&b);
+            let v = [(i % 7) as f32, (i % 5) as f32, 1.0, (i % 3) as f32];
+            ix.insert(Entry { address: ContentAddress::from_bytes(a), grain_type: 1, namespace: String::new() }, &v);
+        }
+        let q = [1.0, 2.0, 0.5, 0.0];
+        let split = ix.search(&q, Scope::default(), 0.6);
+        let mut one: Vec<(ContentAddress, f32)> = ix
+            .data
+            .chunks_exact(4)
+            .zip(&ix.entries)
+            .map(|(row, e)| (e.address, dot(row, &unit(&q, 4).unwrap())))
+            .filter(|(_, s)| *s >= 0.6)
+            .collect();
+        one.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        assert!(split.len() > 1_000);
+        assert_eq!(split, one);
     }
 
     #[test]
