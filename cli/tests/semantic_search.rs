@@ -84,6 +84,10 @@ fn store(dir: &Path, embedder: &Embedder, model: &str, extra: &[&str]) -> String
         "--languages",
         "en,fr,es,de,ja",
     ];
+    if !extra.contains(&"--timeout-ms") {
+        // Generous: CI machines are shared, and a slow answer is not what these tests are about.
+        args.extend_from_slice(&["--timeout-ms", "30000"]);
+    }
     args.extend_from_slice(extra);
     ok(&args);
     ok(&["store", "import", &db, &demo_mg()]);
@@ -200,14 +204,26 @@ fn backfill_is_resumable_and_idempotent_and_a_new_model_is_not_mixed_in() {
     ok(&["store", "init", db]);
     ok(&["store", "import", db, &demo_mg()]);
     let url = embedder.url();
-    ok(&["store", "embedder", db, "--url", &url, "--model", MODEL, "--dimensions", "64"]);
+    ok(&["store", "embedder", db, "--url", &url, "--model", MODEL, "--dimensions", "64", "--timeout-ms", "30000"]);
     let first = json(&["store", "embed", db]);
     assert_eq!(first["embedded"], 283, "every grain of the demo memory has text: {first}");
     assert_eq!(first["without_text"], 0, "{first}");
     let again = json(&["store", "embed", db]);
     assert_eq!((again["embedded"].as_u64(), again["already"].as_u64()), (Some(0), Some(283)), "{again}");
     // Another model: none of the old vectors count for it, and they are not used.
-    ok(&["store", "embedder", db, "--url", &url, "--model", "other-model", "--dimensions", "64"]);
+    ok(&[
+        "store",
+        "embedder",
+        db,
+        "--url",
+        &url,
+        "--model",
+        "other-model",
+        "--dimensions",
+        "64",
+        "--timeout-ms",
+        "30000",
+    ]);
     let shown = json(&["store", "embedder", db]);
     assert_eq!(shown["embedded"], 0, "{shown}");
     assert_eq!(shown["vectors_by_model"][format!("{MODEL}@64")], 283, "{shown}");
@@ -277,6 +293,8 @@ fn mg_stores_take_an_http_or_a_command_embedder_from_the_command_line() {
         MODEL,
         "--embed-dimensions",
         "64",
+        "--embed-timeout-ms",
+        "60000",
         q,
     ]);
     assert_eq!(addresses(&by_http), MEETINGS);
@@ -290,6 +308,8 @@ fn mg_stores_take_an_http_or_a_command_embedder_from_the_command_line() {
         MODEL,
         "--embed-dimensions",
         "64",
+        "--embed-timeout-ms",
+        "60000",
         q,
     ]);
     assert_eq!(addresses(&by_command), MEETINGS, "the demo memory, embedded by a command");
@@ -337,4 +357,35 @@ fn a_grain_added_through_prepare_and_execute_is_found_by_meaning_at_once() {
     let subjects: Vec<&str> =
         found["results"].as_array().unwrap().iter().map(|r| r["grain"]["subject"].as_str().unwrap()).collect();
     assert_eq!(subjects, ["gina"], "{found}");
+}
+
+#[test]
+fn the_conformance_suite_runs_its_cross_lingual_cases_only_with_an_embedder() {
+    let command = format!("python3 {} --stdio", script().display());
+    let only = ["conformance", "run", "--only", "execute.cross-lingual", "--json"];
+    let with = cal(
+        &[
+            &only[..],
+            &[
+                "--embed-command",
+                &command,
+                "--embed-model",
+                MODEL,
+                "--embed-dimensions",
+                "64",
+                "--embed-timeout-ms",
+                "60000",
+            ],
+        ]
+        .concat(),
+        b"",
+    );
+    assert!(with.status.success(), "{}", String::from_utf8_lossy(&with.stdout));
+    let report: Value = serde_json::from_slice(&with.stdout).unwrap();
+    let extended = &report["levels"]["extended"];
+    assert_eq!((extended["passed"].as_u64(), extended["not_applicable"].as_u64()), (Some(7), Some(0)), "{report:#}");
+    let without = cal(&only, b"");
+    let report: Value = serde_json::from_slice(&without.stdout).unwrap();
+    let extended = &report["levels"]["extended"];
+    assert_eq!((extended["passed"].as_u64(), extended["not_applicable"].as_u64()), (Some(0), Some(7)), "{report:#}");
 }

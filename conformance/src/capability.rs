@@ -29,11 +29,15 @@ pub enum Capability {
     /// The execute request's `stream`: the ASSEMBLE's events are delivered and the assembly
     /// cancelled after the given number of them (§11).
     Streaming,
+    /// `query =`, `LIKE` and `ABOUT` find grains written in another language (§16.4): the
+    /// engine has multilingual embeddings. Offered only when declared `true` (opt-in): it needs
+    /// a model the engine brings, which the protocol cannot hand over.
+    CrossLingualSearch,
 }
 
 impl Capability {
     /// Every capability, in the order PROTOCOL.md lists them.
-    pub const ALL: [Capability; 8] = [
+    pub const ALL: [Capability; 9] = [
         Capability::Clock,
         Capability::Params,
         Capability::CapabilityToken,
@@ -42,7 +46,14 @@ impl Capability {
         Capability::Session,
         Capability::Settings,
         Capability::Streaming,
+        Capability::CrossLingualSearch,
     ];
+
+    /// Whether the capability counts as offered only when `hello` declares it `true` (every
+    /// other one is offered unless declared `false`).
+    pub fn opt_in(self) -> bool {
+        self == Capability::CrossLingualSearch
+    }
 
     /// The name used in `hello`'s `capabilities`.
     pub fn as_str(self) -> &'static str {
@@ -55,6 +66,7 @@ impl Capability {
             Capability::Session => "session",
             Capability::Settings => "settings",
             Capability::Streaming => "streaming",
+            Capability::CrossLingualSearch => "cross_lingual_search",
         }
     }
 
@@ -76,9 +88,13 @@ impl Capability {
             Capability::Streaming => {
                 "streamed delivery of an ASSEMBLE's events, with cancellation (the request's `stream`)"
             }
+            Capability::CrossLingualSearch => "cross-lingual search with multilingual embeddings (§16.4)",
         }
     }
 }
+
+/// The tag of the cases that need [`Capability::CrossLingualSearch`].
+pub const CROSS_LINGUAL_TAG: &str = "cross-lingual";
 
 /// How many namespaces each fixture store holds (read once per fixture), to tell which cases
 /// rely on a query seeing all of them.
@@ -140,6 +156,9 @@ pub fn needs(case: &Case, namespaces: &mut FixtureNamespaces) -> Vec<Capability>
     }
     if e.session.stream.is_some() {
         out.push(Capability::Streaming);
+    }
+    if case.tags.iter().any(|t| t == CROSS_LINGUAL_TAG) {
+        out.push(Capability::CrossLingualSearch);
     }
     out
 }

@@ -31,11 +31,23 @@ impl InProcess {
     pub fn new() -> Self {
         InProcess::default()
     }
+
+    /// An instance whose fixtures are embedded with `embedder`: it then offers cross-lingual
+    /// search (§16.4), and the runner sends it the cases that need it.
+    pub fn with_embedder(embedder: cal_embed::EmbedderConfig) -> Self {
+        let mut me = InProcess::default();
+        me.fixtures.embedder = Some(embedder);
+        me
+    }
 }
 
 impl Implementation for InProcess {
     fn hello(&mut self) -> Result<Hello, String> {
-        Ok(hello())
+        let mut h = hello();
+        if self.fixtures.embedder.is_some() {
+            h.lacks.retain(|c| *c != crate::capability::Capability::CrossLingualSearch);
+        }
+        Ok(h)
     }
 
     fn request(&mut self, request: &Request) -> Answer {
@@ -96,7 +108,8 @@ pub fn hello() -> Hello {
         version: env!("CARGO_PKG_VERSION").into(),
         level: DECLARED_LEVEL,
         limits,
-        lacks: Vec::new(),
+        // Without an embedder there is no semantic search to offer (`with_embedder`).
+        lacks: vec![crate::capability::Capability::CrossLingualSearch],
     }
 }
 

@@ -24,12 +24,16 @@ struct Fixture {
     store: Arc<Store>,
     clock: Arc<AtomicI64>,
     digest: String,
+    /// The fixture's grains embedded, when the implementation runs with an embedder.
+    semantic: Option<Arc<cal_embed::Retriever>>,
 }
 
 /// The fixtures loaded so far, by name.
 #[derive(Default)]
 pub(crate) struct Fixtures {
     loaded: HashMap<String, Fixture>,
+    /// The embedder every fixture's grains are embedded with (cross-lingual search, §16.4).
+    pub(crate) embedder: Option<cal_embed::EmbedderConfig>,
 }
 
 impl Fixtures {
@@ -50,9 +54,15 @@ impl Fixtures {
             Ok(store) => {
                 let digest = cal_interp::store_digest(&store);
                 let grains = store.len();
+                let semantic = match self.embedder.clone().map(|c| embed_fixture(&store, c)).transpose() {
+                    Ok(s) => s,
+                    Err(e) => {
+                        return Answer::Errored(format!("{}: the grains could not be embedded: {e}", path.display()));
+                    }
+                };
                 self.loaded.insert(
                     name.to_string(),
-                    Fixture { bytes: Arc::new(bytes), store: Arc::new(store), clock, digest },
+                    Fixture { bytes: Arc::new(bytes), store: Arc::new(store), clock, digest, semantic },
                 );
                 Answer::Ok(json!({ "grains": grains }))
             }
@@ -85,7 +95,7 @@ impl Fixtures {
             return answer;
         }
         let facade = OmsFacade::new(Arc::clone(&f.store));
-        let ran = match run_session(facade, query, now_ms, params, capability, session) {
+        let ran = match run_session(facade, query, now_ms, params, capability, session, f.semantic.clone()) {
             Ok(ran) => ran,
             Err(m) => return Answer::Errored(m),
         };
@@ -99,6 +109,14 @@ impl Fixtures {
         }
         Answer::Ok(result)
     }
+}
+
+/// Embeds every grain of a fixture store with `config`'s embedder.
+fn embed_fixture(store: &Store, config: cal_embed::EmbedderConfig) -> Result<Arc<cal_embed::Retriever>, String> {
+    let retriever = cal_embed::Retriever::new(config).map_err(|e| e.to_string())?;
+    let grains: Vec<oms::store::Stored> = store.addresses().iter().filter_map(|a| store.peek(a)).collect();
+    retriever.index_grains(grains.iter().map(|s| (s.address, s.grain())), |_| {}).map_err(|e| e.to_string())?;
+    Ok(Arc::new(retriever))
 }
 
 #[path = "inprocess_evolve.rs"]
@@ -141,7 +159,7 @@ pub fn execute_with<F: ReadFacade>(
     capability: Option<&str>,
 ) -> Option<Value> {
     let now_ms = oms::time::parse_rfc3339_ms(clock)?;
-    run_session(facade, query, now_ms, params, capability, &Session::default()).ok().map(|r| r.response)
+    run_session(facade, query, now_ms, params, capability, &Session::default(), None).ok().map(|r| r.response)
 }
 
 /// What a session produced: the query's response, and the events of a streamed delivery.
@@ -160,11 +178,16 @@ fn run_session<F: ReadFacade>(
     params: &Map<String, Value>,
     capability: Option<&str>,
     session: &Session,
+    semantic: Option<Arc<cal_embed::Retriever>>,
 ) -> Result<Ran, String> {
     let token = Capability::parse(capability);
     let (bound, opts) = request_options(params, &token, now_ms);
-    let mut config =
-        InterpConfig { namespace: token.namespace.clone(), tier1_enabled: token.tier1, ..InterpConfig::default() };
+    let mut config = InterpConfig {
+        namespace: token.namespace.clone(),
+        tier1_enabled: token.tier1,
+        semantic,
+        ..InterpConfig::default()
+    };
     apply_settings(&mut config, &session.settings)?;
     let interp = Interpreter::new(facade, config);
     for (i, text) in session.setup.iter().enumerate() {

@@ -153,16 +153,15 @@ impl Hello {
             version: v.get("version")?.as_str()?.to_string(),
             level: Level::parse(v.get("level")?.as_str()?)?,
             limits: v.get("limits").and_then(Value::as_object).cloned().unwrap_or_default(),
-            lacks: v
-                .get("capabilities")
-                .and_then(Value::as_object)
-                .map(|m| {
-                    m.iter()
-                        .filter(|(_, offered)| offered.as_bool() == Some(false))
-                        .filter_map(|(name, _)| crate::capability::Capability::parse(name))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            lacks: {
+                let declared = v.get("capabilities").and_then(Value::as_object);
+                let offered = |c: crate::capability::Capability| {
+                    let said = declared.and_then(|m| m.get(c.as_str())).and_then(Value::as_bool);
+                    // An opt-in capability is offered only when declared; the others unless refused.
+                    if c.opt_in() { said == Some(true) } else { said != Some(false) }
+                };
+                crate::capability::Capability::ALL.into_iter().filter(|c| !offered(*c)).collect()
+            },
         })
     }
 }

@@ -112,6 +112,10 @@ pub struct RunArgs {
     /// Give up after the adapter timed out on this many cases in a row (the rest are errored).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_timeouts: usize,
+    #[command(flatten)]
+    /// An embedder for this toolchain in-process: it then offers cross-lingual search (§16.4)
+    /// and runs the cases that need it.
+    pub embed: super::embedder::SessionEmbedder,
 }
 
 /// Runs one `cal conformance` subcommand.
@@ -152,7 +156,11 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         CorpusFacts { errors: corpus.errors.len(), cases: Some(corpus.provenance.clone()), fixtures: Some(fixtures) };
     let mut imp: Box<dyn Implementation> = match &args.adapter {
         Some(cmd) => Box::new(Subprocess::new(cmd, Duration::from_millis(args.timeout_ms))),
-        None => Box::new(InProcess::new()),
+        None => match args.embed.config() {
+            Ok(Some(embedder)) => Box::new(InProcess::with_embedder(embedder)),
+            Ok(None) => Box::new(InProcess::new()),
+            Err(e) => return super::usage_error(&e),
+        },
     };
     let mut hello = match imp.hello() {
         Ok(h) => h,

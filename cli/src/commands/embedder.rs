@@ -65,6 +65,9 @@ pub struct SessionEmbedder {
     /// The cosine similarity at which a vector counts as a match (default 0.5).
     #[arg(long, value_name = "S")]
     pub embed_min_similarity: Option<f32>,
+    /// How long one embedder call may take, in milliseconds (default 2000).
+    #[arg(long, value_name = "MS")]
+    pub embed_timeout_ms: Option<u64>,
 }
 
 /// Builds a configuration from the flags; `None` when no provider is named.
@@ -114,7 +117,7 @@ impl SessionEmbedder {
             self.embed_dimensions,
             &self.embed_languages,
             self.embed_min_similarity,
-            None,
+            self.embed_timeout_ms,
             "embed-",
         )
     }
