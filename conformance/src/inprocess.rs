@@ -96,7 +96,8 @@ pub fn hello() -> Hello {
         version: env!("CARGO_PKG_VERSION").into(),
         level: DECLARED_LEVEL,
         limits,
-        lacks: Vec::new(),
+        // No HTTP binding in-process: `cal conformance adapter` adds ours (`adapter::serve_with`).
+        lacks: vec![crate::capability::Capability::Http],
     }
 }
 
