@@ -193,6 +193,56 @@ for n, (endpoint, accept, aid, last, what) in enumerate(E081, start=1):
          rulings={"error": "spec-decisions-server.md V3"})
 
 
+# --- WITH options: a second execute case for each, checking what the option does -------------
+import sys  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from book import all_of, eq, ty  # noqa: E402
+from oracle import select  # noqa: E402
+
+OPTIONS = []
+ALICE = 'RECALL beliefs WHERE subject = "alice"'
+alice, alice_total = select("beliefs-basic", all_of(ty("belief"), eq("subject", "alice")), limit=None)
+EFFECT = "spec-decisions-conformance.md C25"
+for n, (option, sections, desc, extra) in enumerate([
+    ("cache(ttl = 30)", ["8.1", "4"], "cache(ttl) may serve a cached answer, never a different one: the same grains.", {}),
+    ("consistency(linearizable)", ["8.1", "4"],
+     "consistency(linearizable) on a store no one writes to: the same grains as without it.", {}),
+    ("consistency(bounded(5))", ["8.1", "4"], "consistency(bounded(n)): the same grains as without it.", {}),
+    ("explanation", ["8.1", "19.4"], "WITH explanation explains each result (§19.4) and changes no result.",
+     {"invariants": [{"pointer": "/results/0", "mentions": ["explanation"], "ruling": EFFECT},
+                     {"pointer": "/results/1", "mentions": ["explanation"], "ruling": EFFECT}]}),
+    ("provenance", ["8.1", "19.4"], "WITH provenance gives each result's provenance (§19.4) and changes no result.",
+     {"invariants": [{"pointer": "/results/0", "mentions": ["provenance", "author_did"], "ruling": EFFECT}]}),
+    ("iso_timestamps", ["8.1", "10.3"],
+     "WITH iso_timestamps (a MAY of §10.3) shapes rendered times only: the same grains.", {}),
+    ("progressive_disclosure", ["8.1", "14.3"],
+     "WITH progressive_disclosure shapes rendered detail (§14.3), not which grains match.", {}),
+    ("summarize", ["8.1", "4"], "WITH summarize shapes rendered output, not which grains match.", {}),
+], start=1):
+    expect = {"results": alice, "ordered": False}
+    expect.update(extra)
+    c = {"id": f"execute.with-effect.{n:03d}", "kind": "execute", "level": "extended",
+         "tags": ["with", option.split("(")[0]], "sections": sections, "description": desc,
+         "fixture": "beliefs-basic", "query": f"{ALICE} WITH {option}", "clock": CLOCK, "expect": expect}
+    if any("ruling" in i for i in extra.get("invariants", [])):
+        c["rulings"] = {}
+    OPTIONS.append(c)
+for c in OPTIONS:
+    if not c.get("rulings"):
+        c.pop("rulings", None)
+# Rendered with AS: the option keeps every result's content in the text (§10.3.2).
+for n, option in enumerate(["iso_timestamps", "progressive_disclosure", "summarize"], start=len(OPTIONS) + 1):
+    OPTIONS.append({"id": f"execute.with-effect.{n:03d}", "kind": "execute", "level": "extended",
+                    "tags": ["with", option, "as"], "sections": ["8.1", "10.3.2", "14.2"],
+                    "description": f"WITH {option} AS markdown: the text still holds each belief's content "
+                                   "and no content address.",
+                    "fixture": "beliefs-basic", "query": f"{ALICE} WITH {option} AS markdown", "clock": CLOCK,
+                    "expect": {"results": alice, "ordered": False, "invariants": [
+                        {"pointer": "/formatted", "contains": ["alice"]},
+                        {"pointer": "/formatted", "excludes": [a.split(":")[1] for a in alice]}]}})
+
+
 def dump(name, description, cases):
     doc = {"$schema": "../../schema/case-file.schema.json", "description": description, "cases": cases}
     with open(os.path.join(ROOT, "cases", "execute", name), "w") as f:
@@ -205,4 +255,7 @@ dump("writes.json", "Tier 1 writes made by the query itself, prepared and execut
      "what later queries of its session see; CAL-E052 for the 21st ADD in a minute (ruling S12).", WRITES)
 dump("transport.json", "The streaming transport codes through the engine's HTTP binding (§11.3, §26; ruling C24): "
      "CAL-E079 from prepare and execute asked to stream, CAL-E081 for a stream that cannot be resumed.", TRANSPORT)
-print(len(WRITES), "write cases,", len(TRANSPORT), "transport cases")
+dump("with-effects.json", "A second execute case for each WITH option, checking what it does: results unchanged where "
+     "the option shapes delivery only, per-result explanation and provenance (ruling C25), rendered text that keeps "
+     "each grain's content (§10.3.2).", OPTIONS)
+print(len(WRITES), "write cases,", len(TRANSPORT), "transport cases,", len(OPTIONS), "WITH cases")
