@@ -124,7 +124,10 @@ enum Reaction {
 /// (`None` for every other message, which records the fixtures `load_fixture` names).
 type HttpRequest = Result<(u64, Request, std::path::PathBuf), (u64, String)>;
 
-fn over_http(message: &Value, fixtures: &mut std::collections::HashMap<String, std::path::PathBuf>) -> Option<HttpRequest> {
+fn over_http(
+    message: &Value,
+    fixtures: &mut std::collections::HashMap<String, std::path::PathBuf>,
+) -> Option<HttpRequest> {
     let id = message.get("id").and_then(Value::as_u64).unwrap_or(0);
     match message.get("type").and_then(Value::as_str) {
         Some("load_fixture") => {

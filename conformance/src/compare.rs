@@ -303,12 +303,12 @@ pub fn execute_in(mut j: Judgement, expect: &ExecuteExpect, result: &Value, orde
     let before = result.get("store_digest_before").and_then(Value::as_str);
     let after = result.get("store_digest_after").and_then(Value::as_str);
     match (before, after, &expect.store_change) {
-        (Some(b), Some(a), None) => {
-            j.require("store unchanged (reported digests)", "§2.1", a == b, json!(b), json!(a))
-        }
+        (Some(b), Some(a), None) => j.require("store unchanged (reported digests)", "§2.1", a == b, json!(b), json!(a)),
         // A write the query itself makes: an engine that reports digests must report a change
         // (what changed is read back, `store_change`).
-        (Some(b), Some(a), Some(_)) => j.require("store changed (reported digests)", "§8.8", a != b, json!(b), json!(a)),
+        (Some(b), Some(a), Some(_)) => {
+            j.require("store changed (reported digests)", "§8.8", a != b, json!(b), json!(a))
+        }
         _ => {}
     }
     follow_ups(&mut j, &expect.then, result, ordered_allowed);
@@ -411,10 +411,8 @@ pub fn store_change(j: &mut Judgement, change: &StoreChange, baseline: &[String]
         j.require("store change (read back)", "§8.8", false, json!("the store read back in the session"), actual);
         return;
     };
-    let now: Vec<(String, &Value)> = results
-        .iter()
-        .filter_map(|r| Some((address(r.get("content_address")?.as_str()?), r)))
-        .collect();
+    let now: Vec<(String, &Value)> =
+        results.iter().filter_map(|r| Some((address(r.get("content_address")?.as_str()?), r))).collect();
     let new: Vec<&Value> = now.iter().filter(|(a, _)| !baseline.contains(a)).map(|(_, r)| *r).collect();
     let mut unmatched = new.clone();
     for want in &change.added {
@@ -442,7 +440,13 @@ pub fn store_change(j: &mut Judgement, change: &StoreChange, baseline: &[String]
         let a = address(gone);
         let was = baseline.contains(&a);
         let still = now.iter().any(|(n, _)| *n == a);
-        j.require("store change: superseded", "§8.9", was && !still, json!(gone), json!({ "in_fixture": was, "current": still }));
+        j.require(
+            "store change: superseded",
+            "§8.9",
+            was && !still,
+            json!(gone),
+            json!({ "in_fixture": was, "current": still }),
+        );
     }
 }
 

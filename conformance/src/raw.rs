@@ -256,19 +256,17 @@ fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
 fn execute_expect(e: RawExecuteExpect) -> Result<ExecuteExpect, String> {
     let invariants = e.invariants.into_iter().map(RawInvariant::into_invariant).collect::<Result<Vec<_>, _>>()?;
     Ok(ExecuteExpect {
-            results: e.results,
-            ordered: e.ordered,
-            total: e.total,
-            warnings: e.warnings,
-            error: e.error.map(|c| c.code),
-            ignore: e.ignore,
-            fields: e.fields,
-            invariants,
-            stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code }),
-            then: e.then.into_iter().map(execute_expect).collect::<Result<Vec<_>, _>>()?,
-            store_change: e
-                .store_change
-                .map(|c| crate::case::StoreChange { added: c.added, superseded: c.superseded }),
+        results: e.results,
+        ordered: e.ordered,
+        total: e.total,
+        warnings: e.warnings,
+        error: e.error.map(|c| c.code),
+        ignore: e.ignore,
+        fields: e.fields,
+        invariants,
+        stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code }),
+        then: e.then.into_iter().map(execute_expect).collect::<Result<Vec<_>, _>>()?,
+        store_change: e.store_change.map(|c| crate::case::StoreChange { added: c.added, superseded: c.superseded }),
     })
 }
 

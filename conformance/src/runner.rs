@@ -202,7 +202,9 @@ pub fn run_case(imp: &mut dyn Implementation, case: &Case, opts: &RunOptions, fi
                             let read_back = r.get("then").and_then(Value::as_array).and_then(|t| t.last());
                             match &baseline {
                                 Ok(before) => compare::store_change(&mut j, change, before, read_back),
-                                Err(m) => j.require("store change (read back)", "§8.8", false, json!("a baseline"), json!(m)),
+                                Err(m) => {
+                                    j.require("store change (read back)", "§8.8", false, json!("a baseline"), json!(m))
+                                }
                             }
                         }
                         j

@@ -15,7 +15,10 @@ use serde_json::json;
 fn session_cases() -> Vec<Case> {
     let corpus = load_corpus(&default_cases_dir());
     assert!(corpus.errors.is_empty(), "{:#?}", corpus.errors);
-    corpus.cases.into_iter().filter(|c| matches!(&c.body, Body::Execute(e) if !e.session.is_empty() || e.expect.store_change.is_some()))
+    corpus
+        .cases
+        .into_iter()
+        .filter(|c| matches!(&c.body, Body::Execute(e) if !e.session.is_empty() || e.expect.store_change.is_some()))
         .collect()
 }
 
@@ -135,13 +138,8 @@ fn an_engine_that_ignores_the_session_fails_the_cases_that_need_it() {
 #[test]
 fn an_engine_without_the_capabilities_gets_the_cases_not_applicable() {
     let cases = session_cases();
-    let lacks = vec![
-        Capability::Session,
-        Capability::Settings,
-        Capability::Streaming,
-        Capability::FollowUp,
-        Capability::Http,
-    ];
+    let lacks =
+        vec![Capability::Session, Capability::Settings, Capability::Streaming, Capability::FollowUp, Capability::Http];
     let outcomes = runner::run(&mut Forgetful(InProcess::new()), &cases, &RunOptions { lacks, ..opts() });
     assert!(outcomes.iter().all(|o| o.status == Status::NotApplicable), "{outcomes:#?}");
     let one = &outcomes[0];

@@ -139,7 +139,8 @@ impl Call<'_> {
             "prepare" => ("POST", format!("{base}/prepare"), Some(body), None),
             "execute" => {
                 // §18.2: prepare as a client would (a JSON answer), then execute its token.
-                let prepared = send(addr, "POST", &format!("{base}/prepare"), "application/json", token, Some(&body), None)?;
+                let prepared =
+                    send(addr, "POST", &format!("{base}/prepare"), "application/json", token, Some(&body), None)?;
                 let Some(t) = prepared.get("token").and_then(Value::as_str) else {
                     return Ok(prepared);
                 };
