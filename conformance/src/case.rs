@@ -343,7 +343,7 @@ pub struct Session {
     /// Send the query through the engine's HTTP binding (§11.3, §26) in the way described,
     /// instead of running it: what the streaming transport codes (CAL-E079, E081) need.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub http: Option<HttpExchange>,
+    pub http: Option<Box<HttpExchange>>,
 }
 
 impl Session {

@@ -247,7 +247,7 @@ fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
             settings: raw.settings,
             stream: raw.stream,
             then: raw.then,
-            http: raw.http,
+            http: raw.http.map(Box::new),
         },
         expect: execute_expect(raw.expect)?,
     })

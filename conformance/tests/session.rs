@@ -153,12 +153,12 @@ fn the_session_members_travel_in_the_execute_request() {
         settings: json!({"query_timeout_ms": 0}).as_object().cloned().unwrap(),
         stream: Some(cal_conformance::case::StreamRequest { cancel_after: 2 }),
         then: vec!["RECALL beliefs WHERE subject = \"zoe\"".into()],
-        http: Some(cal_conformance::case::HttpExchange {
+        http: Some(Box::new(cal_conformance::case::HttpExchange {
             endpoint: "resume".into(),
             accept: Some("text/event-stream".into()),
             assembly_id: Some("asm_1".into()),
             last_event_id: Some(4),
-        }),
+        })),
     };
     let request = Request::Execute {
         fixture: "f".into(),

@@ -47,7 +47,8 @@ impl HttpBinding for LoopbackServer {
         let Some(now) = oms::time::parse_rfc3339_ms(clock) else {
             return Answer::Errored(format!("clock {clock:?} is not RFC 3339"));
         };
-        let call = Call { query, params: &Value::Object(params.clone()), capability: capability.as_deref(), http };
+        let params = Value::Object(params.clone());
+        let call = Call { query, params: &params, capability: capability.as_deref(), http };
         match self.with_server(fixture, now, call.token_shape(), |addr, token, memory| call.run(addr, token, memory)) {
             Ok(response) => Answer::Ok(json!({ "response": response })),
             Err(m) => Answer::Errored(m),
