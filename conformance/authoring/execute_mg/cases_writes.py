@@ -242,6 +242,45 @@ for n, option in enumerate(["iso_timestamps", "progressive_disclosure", "summari
                         {"pointer": "/formatted", "contains": ["alice"]},
                         {"pointer": "/formatted", "excludes": [a.split(":")[1] for a in alice]}]}})
 
+# --- Clauses without an execute case: the CAL/1 prefix and the template sections ----------------
+CLAUSES = [
+    ("core", ["cal-prefix", "recall"], ["25.1", "4"],
+     "The CAL/1 version prefix changes nothing: the same grains as the query without it.",
+     f"CAL/1 {ALICE}", {"results": alice, "ordered": False}),
+    ("extended", ["cal-prefix", "exists"], ["25.1", "8.3"],
+     "The CAL/1 prefix before EXISTS: the grain still exists.",
+     f"CAL/1 EXISTS {DARK}", {"fields": {"/exists": True}}),
+    ("full", ["define_template", "source_break"], ["10.6"],
+     "SOURCE_BREAK separates the sources of an assembly: its text is there with each source's grains.",
+     'ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "alice"), b: (RECALL beliefs WHERE subject = "carol") '
+     'FORMAT TEMPLATE { ELEMENT { - {{grain.subject}} {{grain.content}} } SOURCE_BREAK { ===== } }',
+     {"invariants": [{"pointer": "/formatted_context/text", "contains": ["=====", "- alice ", "- carol "]},
+                     {"pointer": "/formatted_context/text", "excludes": [a.split(":")[1] for a in alice]}]}),
+    ("full", ["define_template", "element_summary", "progressive_disclosure"], ["10.6", "14.3"],
+     "ELEMENT_SUMMARY renders the grains progressive disclosure summarizes under a tight budget.",
+     'ASSEMBLE c FROM a: (RECALL beliefs) BUDGET 60 tokens WITH progressive_disclosure '
+     'FORMAT TEMPLATE { ELEMENT { FULL {{grain.content}} } ELEMENT_SUMMARY { SUM {{grain.subject}} } }',
+     {"invariants": [{"pointer": "/formatted_context/text", "contains": ["SUM "], "ruling": EFFECT}]}),
+    ("full", ["define_template", "element_omit"], ["10.6", "10.7"],
+     "A template with an ELEMENT_OMIT section is defined and used: its ELEMENT renders each grain.",
+     'ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "alice") '
+     'FORMAT TEMPLATE { ELEMENT { - {{grain.subject}}: {{grain.content}} } ELEMENT_OMIT { (omitted) } }',
+     {"invariants": [{"pointer": "/formatted_context/text", "contains": ["- alice: "]}]}),
+    ("full", ["define_template", "element_omit", "element_summary", "source_break", "setup"], ["10.6"],
+     "A named template with every section, defined in the session, renders the assembly.",
+     'ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "carol") FORMAT TEMPLATE every_section',
+     {"invariants": [{"pointer": "/formatted_context/text", "contains": ["[carol]"]}]}),
+]
+for n, (level, tags, sections, desc, query, expect) in enumerate(CLAUSES, start=1):
+    c = {"id": f"execute.clause.{n:03d}", "kind": "execute", "level": level, "tags": ["clause"] + tags,
+         "sections": sections, "description": desc, "fixture": "beliefs-basic", "query": query, "clock": CLOCK}
+    if "setup" in tags:
+        c["setup"] = ["DEFINE TEMPLATE every_section EXTENDS structured HEADER { # c } "
+                      "ELEMENT { [{{grain.subject}}] {{grain.content}} } ELEMENT_SUMMARY { [{{grain.subject}}] } "
+                      "ELEMENT_OMIT { - } SOURCE_BREAK { -- } FOOTER { # end }"]
+    c["expect"] = expect
+    OPTIONS.append(c)
+
 
 def dump(name, description, cases):
     doc = {"$schema": "../../schema/case-file.schema.json", "description": description, "cases": cases}
@@ -257,5 +296,6 @@ dump("transport.json", "The streaming transport codes through the engine's HTTP 
      "CAL-E079 from prepare and execute asked to stream, CAL-E081 for a stream that cannot be resumed.", TRANSPORT)
 dump("with-effects.json", "A second execute case for each WITH option, checking what it does: results unchanged where "
      "the option shapes delivery only, per-result explanation and provenance (ruling C25), rendered text that keeps "
-     "each grain's content (§10.3.2).", OPTIONS)
+     "each grain's content (§10.3.2); and the clauses that had no execute case: the CAL/1 prefix, the template "
+     "sections ELEMENT_SUMMARY, ELEMENT_OMIT and SOURCE_BREAK.", OPTIONS)
 print(len(WRITES), "write cases,", len(TRANSPORT), "transport cases,", len(OPTIONS), "WITH cases")
