@@ -333,6 +333,19 @@ impl Stats {
         })
     }
 
+    /// The keywords (clauses) no execute case uses, among those a production of the grammar
+    /// admits; and apart, the keywords no production admits (reserved words, §3.6), which no
+    /// query that runs can hold.
+    pub fn keywords_without_execute_case(&self) -> (Vec<&'static str>, Vec<&'static str>) {
+        let ebnf = strip_comments(cal_grammar::EBNF).to_ascii_lowercase();
+        let (usable, reserved): (Vec<(&&'static str, &usize)>, Vec<(&&'static str, &usize)>) = self
+            .execute_per_keyword
+            .iter()
+            .partition(|(k, _)| ebnf.contains(&format!("\"{}\"", k.to_ascii_lowercase())));
+        let missing = usable.into_iter().filter(|(_, n)| **n == 0).map(|(k, _)| *k).collect();
+        (missing, reserved.into_iter().map(|(k, _)| *k).collect())
+    }
+
     /// The statistics as readable text.
     pub fn to_text(&self) -> String {
         let mut o = String::new();
@@ -400,14 +413,15 @@ impl Stats {
             pairs(self.execute_per_with_option.iter().map(|(k, n)| (k.to_string(), *n))),
             pairs(thin_options.into_iter())
         );
-        let unexecuted = self.execute_per_keyword.iter().filter(|(_, n)| **n == 0).map(|(k, n)| (k.to_string(), *n));
+        let (missing, reserved) = self.keywords_without_execute_case();
+        let admitted = self.execute_per_keyword.len() - reserved.len();
         let _ = writeln!(
             o,
-            "keywords (clauses) in execute cases: {}/{} have one; none for: {}",
-            self.execute_per_keyword.values().filter(|n| **n > 0).count(),
-            self.execute_per_keyword.len(),
-            pairs(unexecuted)
+            "keywords (clauses) in execute cases: {}/{admitted} of those a production admits have one; none for: {}",
+            admitted - missing.len(),
+            if missing.is_empty() { "(none)".to_string() } else { missing.join(", ") }
         );
+        let _ = writeln!(o, "  admitted by no production (reserved): {}", reserved.join(", "));
         let _ = writeln!(o, "\n§17.3 limits (generated boundary cases / hand-written cases tagged with the limit):");
         for (name, (g, h)) in &self.limits {
             let _ = writeln!(
