@@ -338,12 +338,17 @@ impl Stats {
     /// query that runs can hold.
     pub fn keywords_without_execute_case(&self) -> (Vec<&'static str>, Vec<&'static str>) {
         let ebnf = strip_comments(cal_grammar::EBNF).to_ascii_lowercase();
-        let (usable, reserved): (Vec<(&&'static str, &usize)>, Vec<(&&'static str, &usize)>) = self
-            .execute_per_keyword
-            .iter()
-            .partition(|(k, _)| ebnf.contains(&format!("\"{}\"", k.to_ascii_lowercase())));
-        let missing = usable.into_iter().filter(|(_, n)| **n == 0).map(|(k, _)| *k).collect();
-        (missing, reserved.into_iter().map(|(k, _)| *k).collect())
+        let admitted = |k: &str| ebnf.contains(&format!("\"{}\"", k.to_ascii_lowercase()));
+        let mut missing = Vec::new();
+        let mut reserved = Vec::new();
+        for (k, n) in &self.execute_per_keyword {
+            if !admitted(k) {
+                reserved.push(*k);
+            } else if *n == 0 {
+                missing.push(*k);
+            }
+        }
+        (missing, reserved)
     }
 
     /// The statistics as readable text.
