@@ -701,3 +701,28 @@ fn the_walkthrough_adapter_passes_every_core_parse_case() {
     let code = std::fs::read_to_string(&adapter).expect("the adapter");
     assert!(code.contains(shown), "docs/conformance.md shows a parse() that is not the adapter's");
 }
+
+/// The transport codes (CAL-E079, E081) are reached through the `http` member of an execute
+/// request (ruling C24): `cal conformance adapter` sends them to our server on loopback and
+/// passes every case; the in-process engine, which has no server, declares `http` missing and
+/// gets them reported not applicable.
+#[test]
+fn the_http_cases_pass_through_the_adapter_and_are_not_applicable_in_process() {
+    let real = load_corpus(&conformance_dir().join("cases"));
+    let cases: Vec<Case> = real.cases.into_iter().filter(|c| c.id.starts_with("execute.transport-")).collect();
+    for code in ["E079", "E081"] {
+        let n = cases.iter().filter(|c| c.tags.iter().any(|t| t == code)).count();
+        assert!(n >= 5, "{code}: {n} cases");
+    }
+    let opts = RunOptions { fixtures_dir: conformance_dir().join("fixtures"), ..RunOptions::default() };
+    let mut sub = adapter("");
+    let hello = sub.hello().expect("the adapter says hello");
+    assert!(hello.lacks.is_empty(), "{:?}", hello.lacks);
+    let outcomes = runner::run(&mut sub, &cases, &opts);
+    assert!(outcomes.iter().all(|o| o.status == Status::Passed), "{outcomes:#?}");
+    assert!(outcomes.iter().all(|o| o.rulings.iter().all(|r| r.passed)), "{outcomes:#?}");
+    let lacks = InProcess::new().hello().expect("hello").lacks;
+    assert_eq!(lacks, vec![cal_conformance::capability::Capability::Http]);
+    let in_process = runner::run(&mut InProcess::new(), &cases, &RunOptions { lacks, ..opts });
+    assert!(in_process.iter().all(|o| o.status == Status::NotApplicable), "{in_process:#?}");
+}

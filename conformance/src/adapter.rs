@@ -50,9 +50,30 @@ pub enum Ended {
     Crashed,
 }
 
+/// An engine's HTTP binding (§11.3, §26), for execute requests that carry `http`: the
+/// conformance crate has no server, so whoever serves the adapter supplies one
+/// (`cal conformance adapter` supplies ours, `cal-server`). Without one, `hello` declares the
+/// `http` capability missing and those cases are not applicable.
+pub trait HttpBinding {
+    /// Answers one execute request with `http` over fixture `fixture` (its `.mg` file): the
+    /// execute result object, with the endpoint's body as `response`.
+    fn exchange(&mut self, fixture: &std::path::Path, request: &Request) -> Answer;
+}
+
 /// Serves requests from `input` until it ends; answers go to `output`, one line each.
-pub fn serve(input: impl BufRead, mut output: impl Write, broken: Option<&Broken>) -> std::io::Result<Ended> {
+pub fn serve(input: impl BufRead, output: impl Write, broken: Option<&Broken>) -> std::io::Result<Ended> {
+    serve_with(input, output, broken, None)
+}
+
+/// [`serve`] with an HTTP binding for the `http` requests (and the `http` capability).
+pub fn serve_with(
+    input: impl BufRead,
+    mut output: impl Write,
+    broken: Option<&Broken>,
+    mut http: Option<&mut dyn HttpBinding>,
+) -> std::io::Result<Ended> {
     let mut imp = InProcess::new();
+    let mut fixtures: std::collections::HashMap<String, std::path::PathBuf> = std::collections::HashMap::new();
     for line in input.lines() {
         let line = line?;
         if line.trim().is_empty() {
@@ -67,7 +88,16 @@ pub fn serve(input: impl BufRead, mut output: impl Write, broken: Option<&Broken
                 continue;
             }
         };
-        let reply = match react(&mut imp, &message, broken) {
+        if let (Some(binding), Some(reply)) = (http.as_deref_mut(), over_http(&message, &mut fixtures)) {
+            let reply = match reply {
+                Ok((id, request, path)) => answer_message(id, &binding.exchange(&path, &request)),
+                Err((id, m)) => answer_message(id, &Answer::Errored(m)),
+            };
+            writeln!(output, "{reply}")?;
+            output.flush()?;
+            continue;
+        }
+        let reply = match react(&mut imp, &message, broken, http.is_some()) {
             Reaction::Reply(v) => v.to_string(),
             Reaction::Raw(s) => s,
             Reaction::Crash => return Ok(Ended::Crashed),
@@ -90,10 +120,46 @@ enum Reaction {
     Hang,
 }
 
-fn react(imp: &mut InProcess, message: &Value, broken: Option<&Broken>) -> Reaction {
+/// An execute request with `http`, for the binding: its id, the request and its fixture's file
+/// (`None` for every other message, which records the fixtures `load_fixture` names).
+type HttpRequest = Result<(u64, Request, std::path::PathBuf), (u64, String)>;
+
+fn over_http(
+    message: &Value,
+    fixtures: &mut std::collections::HashMap<String, std::path::PathBuf>,
+) -> Option<HttpRequest> {
+    let id = message.get("id").and_then(Value::as_u64).unwrap_or(0);
+    match message.get("type").and_then(Value::as_str) {
+        Some("load_fixture") => {
+            if let (Some(n), Some(p)) =
+                (message.get("name").and_then(Value::as_str), message.get("path").and_then(Value::as_str))
+            {
+                fixtures.insert(n.to_string(), p.into());
+            }
+            None
+        }
+        Some("execute") if message.get("http").is_some() => {
+            if let Err(e) = validate("execute-request", message) {
+                return Some(Err((id, e)));
+            }
+            let request = request_from(message)?;
+            let fixture = message.get("fixture").and_then(Value::as_str).unwrap_or_default();
+            Some(match fixtures.get(fixture) {
+                Some(path) => Ok((id, request, path.clone())),
+                None => Err((id, format!("fixture {fixture:?} is not loaded"))),
+            })
+        }
+        _ => None,
+    }
+}
+
+fn react(imp: &mut InProcess, message: &Value, broken: Option<&Broken>, http: bool) -> Reaction {
     let kind = message.get("type").and_then(Value::as_str).unwrap_or_default();
     if kind == "hello" {
         let mut hello = crate::inprocess::hello();
+        if http {
+            hello.lacks.retain(|c| *c != crate::capability::Capability::Http);
+        }
         if broken.is_some() {
             hello.name = format!("{} (deliberately broken)", hello.name);
         }
@@ -139,6 +205,12 @@ fn request_from(m: &Value) -> Option<Request> {
                     .unwrap_or_default(),
                 settings: m.get("settings").and_then(Value::as_object).cloned().unwrap_or_default(),
                 stream: m.get("stream").and_then(|v| serde_json::from_value(v.clone()).ok()),
+                then: m
+                    .get("then")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                    .unwrap_or_default(),
+                http: m.get("http").and_then(|v| serde_json::from_value(v.clone()).ok()),
             },
         },
         "mg_encode" => Request::MgEncode { grain: m.get("grain")?.clone() },

@@ -29,6 +29,12 @@ pub enum Capability {
     /// The execute request's `stream`: the ASSEMBLE's events are delivered and the assembly
     /// cancelled after the given number of them (§11).
     Streaming,
+    /// The execute request's `then` queries run after the query in the same session and their
+    /// responses come back: how a write made by the query itself is read back (ruling C23).
+    FollowUp,
+    /// The execute request's `http`: the query goes through the engine's HTTP binding (§11.3,
+    /// §26) in the way described, for the transport codes CAL-E079 and E081 (ruling C24).
+    Http,
     /// `query =`, `LIKE` and `ABOUT` find grains written in another language (§16.4): the
     /// engine has multilingual embeddings. Offered only when declared `true` (opt-in): it needs
     /// a model the engine brings, which the protocol cannot hand over.
@@ -37,7 +43,7 @@ pub enum Capability {
 
 impl Capability {
     /// Every capability, in the order PROTOCOL.md lists them.
-    pub const ALL: [Capability; 9] = [
+    pub const ALL: [Capability; 11] = [
         Capability::Clock,
         Capability::Params,
         Capability::CapabilityToken,
@@ -46,6 +52,8 @@ impl Capability {
         Capability::Session,
         Capability::Settings,
         Capability::Streaming,
+        Capability::FollowUp,
+        Capability::Http,
         Capability::CrossLingualSearch,
     ];
 
@@ -66,6 +74,8 @@ impl Capability {
             Capability::Session => "session",
             Capability::Settings => "settings",
             Capability::Streaming => "streaming",
+            Capability::FollowUp => "follow_up",
+            Capability::Http => "http",
             Capability::CrossLingualSearch => "cross_lingual_search",
         }
     }
@@ -88,6 +98,8 @@ impl Capability {
             Capability::Streaming => {
                 "streamed delivery of an ASSEMBLE's events, with cancellation (the request's `stream`)"
             }
+            Capability::FollowUp => "queries run after the query in the same session (the request's `then`)",
+            Capability::Http => "the engine's HTTP binding, §11.3 and §26 (the request's `http`)",
             Capability::CrossLingualSearch => "cross-lingual search with multilingual embeddings (§16.4)",
         }
     }
@@ -156,6 +168,12 @@ pub fn needs(case: &Case, namespaces: &mut FixtureNamespaces) -> Vec<Capability>
     }
     if e.session.stream.is_some() {
         out.push(Capability::Streaming);
+    }
+    if !e.session.then.is_empty() || e.expect.store_change.is_some() {
+        out.push(Capability::FollowUp);
+    }
+    if e.session.http.is_some() {
+        out.push(Capability::Http);
     }
     if case.tags.iter().any(|t| t == CROSS_LINGUAL_TAG) {
         out.push(Capability::CrossLingualSearch);

@@ -335,13 +335,58 @@ pub struct Session {
     /// assembly once this many events have arrived (§11.5).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stream: Option<StreamRequest>,
+    /// Queries run after the query, in order, in the same session; their responses come back
+    /// in the answer's `then`. How a write made by the query itself is read back before the
+    /// request's copy of the fixture is dropped (PROTOCOL.md "execute", ruling C23).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<String>,
+    /// Send the query through the engine's HTTP binding (§11.3, §26) in the way described,
+    /// instead of running it: what the streaming transport codes (CAL-E079, E081) need.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http: Option<Box<HttpExchange>>,
 }
 
 impl Session {
     /// True when the request needs nothing beyond a plain execute.
     pub fn is_empty(&self) -> bool {
-        self.setup.is_empty() && self.settings.is_empty() && self.stream.is_none()
+        self.setup.is_empty()
+            && self.settings.is_empty()
+            && self.stream.is_none()
+            && self.then.is_empty()
+            && self.http.is_none()
     }
+}
+
+/// An exchange with the engine's HTTP binding (the execute request's `http`): which endpoint
+/// of §26 / §11.3–§11.5 is asked, and how. The answer's `response` is the body the endpoint
+/// answered (the §14.1 envelope, or one with an `error`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HttpExchange {
+    /// `run` (POST …/cal), `prepare`, `execute` (§18.2: the query is prepared first, then its
+    /// token is executed this way), `resume` (GET …/cal/stream/{assembly_id}) or `cancel`
+    /// (DELETE …/cal/stream/{assembly_id}).
+    pub endpoint: String,
+    /// The `Accept` header (`text/event-stream`, `application/x-ndjson`, `application/json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accept: Option<String>,
+    /// For `resume` and `cancel`: the assembly id named in the path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assembly_id: Option<String>,
+    /// For `resume`: the `Last-Event-ID` header (§11.3, the last event the client saw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_event_id: Option<u64>,
+}
+
+/// The store change a write made by the query itself must show (`expect.store_change`),
+/// checked by reading the store back in the same session (ruling C23).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StoreChange {
+    /// One entry per grain the query adds: field → value, each matched against the new grain
+    /// at `results[].grain.<field>` of the read-back. Exactly this many grains are new.
+    pub added: Vec<Map<String, Value>>,
+    /// Content addresses (`sha256:<hex>`) the write supersedes: in the fixture before, gone
+    /// from the current view after.
+    pub superseded: Vec<String>,
 }
 
 /// A streamed delivery of an ASSEMBLE's events (the execute request's `stream`).
@@ -382,6 +427,10 @@ pub struct ExecuteExpect {
     pub invariants: Vec<Invariant>,
     /// How the stream of a `stream` request ends.
     pub stream_end: Option<StreamEnd>,
+    /// What each of the session's `then` queries must answer, in order.
+    pub then: Vec<ExecuteExpect>,
+    /// The store change the query itself makes (a Tier 1 write), checked by reading back.
+    pub store_change: Option<StoreChange>,
 }
 
 /// One invariant an execute response must satisfy: a rule applied to the value at a JSON

@@ -4,7 +4,7 @@
 //! recorded separately and never fail a case. Formatted TOON is compared up to its
 //! row layout ([`crate::toon_layout`]).
 
-use crate::case::{ExecuteExpect, Invariant, ParseExpect, Position, Rule, Rulings, Shape};
+use crate::case::{ExecuteExpect, Invariant, ParseExpect, Position, Rule, Rulings, Shape, StoreChange};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -302,9 +302,16 @@ pub fn execute_in(mut j: Judgement, expect: &ExecuteExpect, result: &Value, orde
     // back, `runner::STORE_PROBE`); when given, an engine that reports a change is believed.
     let before = result.get("store_digest_before").and_then(Value::as_str);
     let after = result.get("store_digest_after").and_then(Value::as_str);
-    if let (Some(b), Some(a)) = (before, after) {
-        j.require("store unchanged (reported digests)", "§2.1", a == b, json!(b), json!(a));
+    match (before, after, &expect.store_change) {
+        (Some(b), Some(a), None) => j.require("store unchanged (reported digests)", "§2.1", a == b, json!(b), json!(a)),
+        // A write the query itself makes: an engine that reports digests must report a change
+        // (what changed is read back, `store_change`).
+        (Some(b), Some(a), Some(_)) => {
+            j.require("store changed (reported digests)", "§8.8", a != b, json!(b), json!(a))
+        }
+        _ => {}
     }
+    follow_ups(&mut j, &expect.then, result, ordered_allowed);
     let response = result.get("response").cloned().unwrap_or(Value::Null);
     if let Some(end) = &expect.stream_end {
         stream_end(&mut j, end, result, &response);
@@ -373,6 +380,74 @@ pub fn execute_in(mut j: Judgement, expect: &ExecuteExpect, result: &Value, orde
         invariant(&mut j, inv, &response, &source);
     }
     j
+}
+
+/// Judges the responses of the session's `then` queries, each against its own expectation;
+/// a finding is named after its query (`then[1]: total`).
+fn follow_ups(j: &mut Judgement, expects: &[ExecuteExpect], result: &Value, ordered_allowed: bool) {
+    let answered = result.get("then").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (i, expect) in expects.iter().enumerate() {
+        let Some(response) = answered.get(i) else {
+            j.require(&format!("then[{i}]"), "§14.1", false, json!("a response"), Value::Null);
+            continue;
+        };
+        let sub = Judgement { ruled: j.ruled.clone(), sections: j.sections.clone(), ..Judgement::default() };
+        let sub = execute_in(sub, expect, &json!({ "response": response }), ordered_allowed);
+        let name = |what: &str| format!("then[{i}]: {what}");
+        j.mismatches.extend(sub.mismatches.into_iter().map(|m| Mismatch { what: name(&m.what), ..m }));
+        j.should.extend(sub.should.into_iter().map(|c| ShouldCheck { check: name(&c.check), ..c }));
+        j.rulings.extend(sub.rulings.into_iter().map(|c| RulingCheck { check: name(&c.check), ..c }));
+    }
+}
+
+/// Judges the store change a write made by the query itself (`expect.store_change`) from the
+/// read-back the runner appended to the session (`then`'s last response, the whole current
+/// store as the token sees it) against the fixture's `baseline` (its addresses, read back
+/// right after loading): exactly the expected grains are new, each matching its fields, and
+/// every superseded address has left the current view (ruling C23; §8.8–§8.10).
+pub fn store_change(j: &mut Judgement, change: &StoreChange, baseline: &[String], read_back: Option<&Value>) {
+    let Some(results) = read_back.and_then(|r| r.get("results")).and_then(Value::as_array) else {
+        let actual = read_back.cloned().unwrap_or(Value::Null);
+        j.require("store change (read back)", "§8.8", false, json!("the store read back in the session"), actual);
+        return;
+    };
+    let now: Vec<(String, &Value)> =
+        results.iter().filter_map(|r| Some((address(r.get("content_address")?.as_str()?), r))).collect();
+    let new: Vec<&Value> = now.iter().filter(|(a, _)| !baseline.contains(a)).map(|(_, r)| *r).collect();
+    let mut unmatched = new.clone();
+    for want in &change.added {
+        let found = unmatched.iter().position(|r| {
+            want.iter().all(|(f, v)| r.pointer(&format!("/grain/{f}")).is_some_and(|actual| json_eq(v, actual)))
+        });
+        match found {
+            Some(k) => {
+                unmatched.remove(k);
+            }
+            None => {
+                let grains: Vec<Value> = new.iter().map(|r| r.get("grain").cloned().unwrap_or(Value::Null)).collect();
+                j.require("store change: a grain added", "§8.8", false, json!(want), json!(grains));
+            }
+        }
+    }
+    j.require(
+        "store change: grains added",
+        "§8.8",
+        new.len() == change.added.len(),
+        json!(change.added.len()),
+        json!(new.len()),
+    );
+    for gone in &change.superseded {
+        let a = address(gone);
+        let was = baseline.contains(&a);
+        let still = now.iter().any(|(n, _)| *n == a);
+        j.require(
+            "store change: superseded",
+            "§8.9",
+            was && !still,
+            json!(gone),
+            json!({ "in_fixture": was, "current": still }),
+        );
+    }
 }
 
 /// How a streamed delivery ended: the type of the last event delivered (§11.1; `cancelled`

@@ -9,7 +9,10 @@
 //!   the templates of `conformance/templates/limits.json` (see [`crate::limits`]);
 //! * the JSON-form pins of Core cases, moved to Extended cases of their own
 //!   (`<id>.json-form`, [`json_pins_at_extended`]): §24 lists the JSON wire
-//!   format under Extended, so an engine answering Core in text only certifies Core.
+//!   format under Extended, so an engine answering Core in text only certifies Core;
+//! * the canonical-text pins of Core cases, moved the same way (`<id>.canonical`,
+//!   [`canonical_pins_at_extended`]): printing a query's text form is the way back of
+//!   §15.2's mapping, part of the dual wire format, so a Core engine need not print one.
 
 use crate::case::{Body, Case, Flag, Level, Origin, ParseCase, ParseExpect, QueryInput};
 use cal_grammar::limits::MAX_QUERY_BYTES;
@@ -89,6 +92,52 @@ pub fn json_pins_at_extended(cases: &mut Vec<Case>) {
             body: Body::Parse(ParseCase {
                 query: query.clone(),
                 expect: ParseExpect::Accept { json: Some(form), canonical: None, warnings: None, reads_back_as: None },
+            }),
+        });
+    }
+    cases.extend(moved);
+}
+
+/// Moves the `canonical` and round-trip (`reads_back_as`) expectations of every Core parse
+/// case to an Extended case of its own, `<id>.canonical`: reading `text/cal` is Core (§24),
+/// but printing a query's text form is the way back of §15.2's bijective mapping, which
+/// serves the dual wire format §24 lists under Extended ("neither is canonical", §1). An
+/// engine without a formatter certifies Core (docs/spec-decisions-conformance.md C26).
+pub fn canonical_pins_at_extended(cases: &mut Vec<Case>) {
+    let mut moved = Vec::new();
+    for case in cases.iter_mut() {
+        if case.level != Level::Core {
+            continue;
+        }
+        let Body::Parse(ParseCase { query, expect: ParseExpect::Accept { canonical, reads_back_as, .. } }) =
+            &mut case.body
+        else {
+            continue;
+        };
+        if canonical.is_none() && reads_back_as.is_none() {
+            continue;
+        }
+        let (canonical, reads_back_as) = (canonical.take(), reads_back_as.take());
+        let mut flags = case.flags.clone();
+        if !flags.contains(&Flag::Generated) {
+            flags.push(Flag::Generated);
+        }
+        let mut tags = case.tags.clone();
+        tags.push("canonical".into());
+        let mut sections = case.sections.clone();
+        sections.extend(["15.2".to_string(), "24".to_string()]);
+        moved.push(Case {
+            id: format!("{}.canonical", case.id),
+            level: Level::Extended,
+            tags,
+            sections,
+            flags,
+            description: Some(format!("the canonical text of {} (Extended, §15.2, §24)", case.id)),
+            rulings: case.rulings.clone(),
+            origin: Origin { file: case.origin.file.clone(), pointer: format!("{}+canonical", case.origin.pointer) },
+            body: Body::Parse(ParseCase {
+                query: query.clone(),
+                expect: ParseExpect::Accept { json: None, canonical, warnings: None, reads_back_as },
             }),
         });
     }

@@ -108,8 +108,9 @@ pub fn hello() -> Hello {
         version: env!("CARGO_PKG_VERSION").into(),
         level: DECLARED_LEVEL,
         limits,
-        // Without an embedder there is no semantic search to offer (`with_embedder`).
-        lacks: vec![crate::capability::Capability::CrossLingualSearch],
+        // No HTTP binding in-process (`cal conformance adapter` adds ours, `adapter::serve_with`),
+        // and no semantic search without an embedder (`with_embedder`).
+        lacks: vec![crate::capability::Capability::Http, crate::capability::Capability::CrossLingualSearch],
     }
 }
 

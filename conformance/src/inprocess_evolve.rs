@@ -6,7 +6,8 @@
 //! same session run through the same service, so a case declares the store
 //! change its setup writes make and checks it with a follow-up read. The
 //! digests are the database's, taken around the query: a write in the query
-//! itself shows as a changed store.
+//! itself shows as a changed store, and is read back by the session's `then`
+//! queries (ruling C23).
 
 use std::sync::Arc;
 
@@ -109,5 +110,10 @@ fn run(
         if session.setup.is_empty() { before.to_string() } else { store.digest().map_err(|e| e.to_string())? };
     let response = answer(query);
     let after = store.digest().map_err(|e| e.to_string())?;
-    Ok(Answer::Ok(json!({ "response": response, "store_digest_before": before, "store_digest_after": after })))
+    let mut result = json!({ "response": response, "store_digest_before": before, "store_digest_after": after });
+    // Read-backs of the query's own write, in the same session, before the copy is dropped.
+    if !session.then.is_empty() {
+        result["then"] = Value::Array(session.then.iter().map(|text| answer(text)).collect());
+    }
+    Ok(Answer::Ok(result))
 }

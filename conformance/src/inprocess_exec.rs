@@ -107,6 +107,9 @@ impl Fixtures {
         if let Some(events) = ran.events {
             result["events"] = Value::Array(events);
         }
+        if !session.then.is_empty() {
+            result["then"] = Value::Array(ran.then);
+        }
         Answer::Ok(result)
     }
 }
@@ -162,10 +165,12 @@ pub fn execute_with<F: ReadFacade>(
     run_session(facade, query, now_ms, params, capability, &Session::default(), None).ok().map(|r| r.response)
 }
 
-/// What a session produced: the query's response, and the events of a streamed delivery.
+/// What a session produced: the query's response, the events of a streamed delivery, and the
+/// responses of the `then` queries run after it.
 struct Ran {
     response: Value,
     events: Option<Vec<Value>>,
+    then: Vec<Value>,
 }
 
 /// Runs one execute request in a session of its own: one interpreter configured with the
@@ -196,7 +201,9 @@ fn run_session<F: ReadFacade>(
             return Err(format!("setup query {} was refused with {code}: {text}", i + 1));
         }
     }
-    Ok(run(&interp, query, &bound, &opts, session.stream))
+    let mut ran = run(&interp, query, &bound, &opts, session.stream);
+    ran.then = session.then.iter().map(|text| run(&interp, text, &bound, &opts, None).response).collect();
+    Ok(ran)
 }
 
 /// A request's parameters (with `$current_user_id` bound to the token's user unless given) and
@@ -241,7 +248,7 @@ fn run<F: ReadFacade>(
     opts: &ExecOptions,
     stream: Option<StreamRequest>,
 ) -> Ran {
-    let plain = |response| Ran { response, events: stream.map(|_| Vec::new()) };
+    let plain = |response| Ran { response, events: stream.map(|_| Vec::new()), then: Vec::new() };
     let analysis = cal_checker::analyze(query, Some(params));
     let warnings: Vec<Value> = analysis.diagnostics.iter().filter(|d| !d.is_error()).map(diagnostic_json).collect();
     if let Some(first) = analysis.diagnostics.iter().find(|d| d.is_error()) {
@@ -272,7 +279,7 @@ fn run<F: ReadFacade>(
     if !warnings.is_empty() {
         merge_warnings(&mut response, warnings);
     }
-    Ran { response, events }
+    Ran { response, events, then: Vec::new() }
 }
 
 /// A static error in the shape of the §14.1 envelope's `error` member.

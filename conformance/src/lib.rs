@@ -84,6 +84,7 @@ fn complete(mut corpus: Corpus) -> Corpus {
     corpus.cases.extend(boundaries);
     corpus.cases.extend(exclusions::exclusion_cases());
     generate::json_pins_at_extended(&mut corpus.cases);
+    generate::canonical_pins_at_extended(&mut corpus.cases);
     corpus.errors.extend(problems.into_iter().map(|message| LoadError {
         file: PathBuf::from("conformance/templates/limits.json"),
         pointer: String::new(),

@@ -80,7 +80,18 @@ struct RawExecute {
     #[serde(default)]
     settings: Map<String, Value>,
     stream: Option<crate::case::StreamRequest>,
+    #[serde(default)]
+    then: Vec<String>,
+    http: Option<crate::case::HttpExchange>,
     expect: RawExecuteExpect,
+}
+
+#[derive(Deserialize)]
+struct RawStoreChange {
+    #[serde(default)]
+    added: Vec<Map<String, Value>>,
+    #[serde(default)]
+    superseded: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +115,9 @@ struct RawExecuteExpect {
     #[serde(default)]
     invariants: Vec<RawInvariant>,
     stream_end: Option<RawStreamEnd>,
+    #[serde(default)]
+    then: Vec<RawExecuteExpect>,
+    store_change: Option<RawStoreChange>,
 }
 
 #[derive(Deserialize)]
@@ -222,26 +236,37 @@ fn wire_case(raw: RawWire) -> Result<WireCase, String> {
 }
 
 fn execute_case(raw: RawExecute) -> Result<ExecuteCase, String> {
-    let e = raw.expect;
-    let invariants = e.invariants.into_iter().map(RawInvariant::into_invariant).collect::<Result<Vec<_>, _>>()?;
     Ok(ExecuteCase {
         fixture: raw.fixture,
         query: raw.query,
         clock: raw.clock,
         params: raw.params,
         capability: raw.capability,
-        session: crate::case::Session { setup: raw.setup, settings: raw.settings, stream: raw.stream },
-        expect: ExecuteExpect {
-            results: e.results,
-            ordered: e.ordered,
-            total: e.total,
-            warnings: e.warnings,
-            error: e.error.map(|c| c.code),
-            ignore: e.ignore,
-            fields: e.fields,
-            invariants,
-            stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code }),
+        session: crate::case::Session {
+            setup: raw.setup,
+            settings: raw.settings,
+            stream: raw.stream,
+            then: raw.then,
+            http: raw.http.map(Box::new),
         },
+        expect: execute_expect(raw.expect)?,
+    })
+}
+
+fn execute_expect(e: RawExecuteExpect) -> Result<ExecuteExpect, String> {
+    let invariants = e.invariants.into_iter().map(RawInvariant::into_invariant).collect::<Result<Vec<_>, _>>()?;
+    Ok(ExecuteExpect {
+        results: e.results,
+        ordered: e.ordered,
+        total: e.total,
+        warnings: e.warnings,
+        error: e.error.map(|c| c.code),
+        ignore: e.ignore,
+        fields: e.fields,
+        invariants,
+        stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code }),
+        then: e.then.into_iter().map(execute_expect).collect::<Result<Vec<_>, _>>()?,
+        store_change: e.store_change.map(|c| crate::case::StoreChange { added: c.added, superseded: c.superseded }),
     })
 }
 

@@ -183,14 +183,33 @@ pub fn run_case(imp: &mut dyn Implementation, case: &Case, opts: &RunOptions, fi
                 Err(Unready::Failed(message)) => Verdict::Errored(message.clone()),
                 Ok(loaded) => {
                     let baseline = loaded.baseline.clone();
+                    // A write made by the query itself is read back in its own session, after
+                    // the case's `then` queries (ruling C23).
+                    let mut session = e.session.clone();
+                    if e.expect.store_change.is_some() {
+                        session.then.push(STORE_PROBE.to_string());
+                    }
                     let answer =
-                        imp.execute_in(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref(), &e.session);
+                        imp.execute_in(&e.fixture, &e.query, &e.clock, &e.params, e.capability.as_deref(), &session);
                     let ordered = !case.has_flag(Flag::Nondeterministic);
                     // A crashed adapter restarts without its fixtures: load again on next use.
                     if matches!(answer, Answer::Errored(_)) {
                         fixtures.remove(&e.fixture);
                     }
-                    match answer.map(|r| compare::execute_in(judgement(), &e.expect, &r, ordered)) {
+                    let judge = |r: Value| {
+                        let mut j = compare::execute_in(judgement(), &e.expect, &r, ordered);
+                        if let Some(change) = &e.expect.store_change {
+                            let read_back = r.get("then").and_then(Value::as_array).and_then(|t| t.last());
+                            match &baseline {
+                                Ok(before) => compare::store_change(&mut j, change, before, read_back),
+                                Err(m) => {
+                                    j.require("store change (read back)", "§8.8", false, json!("a baseline"), json!(m))
+                                }
+                            }
+                        }
+                        j
+                    };
+                    match answer.map(judge) {
                         Verdict::Judged(mut j) => {
                             let after = probe(imp, &e.fixture, &e.clock);
                             if matches!(after, Err(ref m) if m.starts_with("errored")) {

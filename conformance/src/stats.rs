@@ -22,6 +22,8 @@ use std::fmt::Write;
 pub const MIN_CASES_PER_CODE: usize = 10;
 /// The bar: accept cases per production, keyword and WITH option.
 pub const MIN_ACCEPTS: usize = 3;
+/// The bar for execute cases per WITH option: each one's effect checked at least twice.
+pub const MIN_EXECUTE_PER_OPTION: usize = 2;
 
 /// What `stats` measures.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +53,10 @@ pub struct Stats {
     pub unmeasured_productions: Vec<String>,
     /// Execute cases per statement (the `statement` of the query's JSON form; `let` when it has LET bindings too).
     pub execute_per_statement: BTreeMap<String, usize>,
+    /// Execute cases per WITH option, every option listed (in the query, its setup or `then` queries).
+    pub execute_per_with_option: BTreeMap<&'static str, usize>,
+    /// Execute cases per keyword (clause), every keyword listed (as for WITH options).
+    pub execute_per_keyword: BTreeMap<&'static str, usize>,
     /// §17.3 limits: name → (generated boundary cases, hand-written cases tagged with the name).
     pub limits: BTreeMap<&'static str, (usize, usize)>,
 }
@@ -66,6 +72,10 @@ pub fn measure(cases: &[Case]) -> Stats {
     }
     for w in WithOptionName::ALL {
         s.per_with_option.insert(w.as_str(), 0);
+        s.execute_per_with_option.insert(w.as_str(), 0);
+    }
+    for k in Keyword::ALL {
+        s.execute_per_keyword.insert(k.as_str(), 0);
     }
     let productions = productions(cal_grammar::EBNF);
     for (name, kws) in &productions {
@@ -103,6 +113,18 @@ pub fn measure(cases: &[Case]) -> Stats {
         if let Body::Execute(e) = &case.body {
             for statement in statements(&e.query) {
                 *s.execute_per_statement.entry(statement).or_default() += 1;
+            }
+            let (mut keywords, mut options) = words(&e.query);
+            for text in e.session.setup.iter().chain(&e.session.then) {
+                let (k, o) = words(text);
+                keywords.extend(k);
+                options.extend(o);
+            }
+            for k in keywords {
+                *s.execute_per_keyword.entry(k).or_default() += 1;
+            }
+            for o in options {
+                *s.execute_per_with_option.entry(o).or_default() += 1;
             }
         }
         if let Some(text) = accepted_text(case) {
@@ -160,6 +182,29 @@ fn accepted_text(case: &Case) -> Option<&str> {
         Body::Wire(WireCase::TextToJson { query, .. }) => Some(query),
         _ => None,
     }
+}
+
+/// The keywords and WITH options a query text uses.
+fn words(text: &str) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
+    let lexed = cal_lexer::lex(text);
+    let mut keywords: BTreeSet<&'static str> = BTreeSet::new();
+    let mut options: BTreeSet<&'static str> = BTreeSet::new();
+    let mut after_with = false;
+    for (t, _) in &lexed.tokens {
+        match t {
+            Token::Kw(k) => {
+                keywords.insert(k.as_str());
+                after_with |= *k == Keyword::With;
+            }
+            Token::Ident(w) if after_with => {
+                if let Some(o) = WithOptionName::from_word(w) {
+                    options.insert(o.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+    (keywords, options)
 }
 
 fn count_words(s: &mut Stats, productions: &[(String, Vec<&'static str>)], text: &str) {
@@ -282,8 +327,28 @@ impl Stats {
             "productions_under_minimum": self.per_production.iter().filter(|(_, n)| **n < MIN_ACCEPTS).map(|(k, n)| json!({ "name": k, "cases": n })).collect::<Vec<_>>(),
             "productions_not_measured": self.unmeasured_productions,
             "execute_per_statement": self.execute_per_statement,
+            "execute_per_with_option": self.execute_per_with_option,
+            "execute_per_keyword": self.execute_per_keyword,
             "limits_17_3": limits,
         })
+    }
+
+    /// The keywords (clauses) no execute case uses, among those a production of the grammar
+    /// admits; and apart, the keywords no production admits (reserved words, §3.6), which no
+    /// query that runs can hold.
+    pub fn keywords_without_execute_case(&self) -> (Vec<&'static str>, Vec<&'static str>) {
+        let ebnf = strip_comments(cal_grammar::EBNF).to_ascii_lowercase();
+        let admitted = |k: &str| ebnf.contains(&format!("\"{}\"", k.to_ascii_lowercase()));
+        let mut missing = Vec::new();
+        let mut reserved = Vec::new();
+        for (k, n) in &self.execute_per_keyword {
+            if !admitted(k) {
+                reserved.push(*k);
+            } else if *n == 0 {
+                missing.push(*k);
+            }
+        }
+        (missing, reserved)
     }
 
     /// The statistics as readable text.
@@ -341,6 +406,27 @@ impl Stats {
             "\nexecute cases per statement: {}",
             pairs(self.execute_per_statement.iter().map(|(k, n)| (k.clone(), *n)))
         );
+        let thin_options: Vec<(String, usize)> = self
+            .execute_per_with_option
+            .iter()
+            .filter(|(_, n)| **n < MIN_EXECUTE_PER_OPTION)
+            .map(|(k, n)| (k.to_string(), *n))
+            .collect();
+        let _ = writeln!(
+            o,
+            "execute cases per WITH option: {}\n  under {MIN_EXECUTE_PER_OPTION}: {}",
+            pairs(self.execute_per_with_option.iter().map(|(k, n)| (k.to_string(), *n))),
+            pairs(thin_options.into_iter())
+        );
+        let (missing, reserved) = self.keywords_without_execute_case();
+        let admitted = self.execute_per_keyword.len() - reserved.len();
+        let _ = writeln!(
+            o,
+            "keywords (clauses) in execute cases: {}/{admitted} of those a production admits have one; none for: {}",
+            admitted - missing.len(),
+            if missing.is_empty() { "(none)".to_string() } else { missing.join(", ") }
+        );
+        let _ = writeln!(o, "  admitted by no production (reserved): {}", reserved.join(", "));
         let _ = writeln!(o, "\n§17.3 limits (generated boundary cases / hand-written cases tagged with the limit):");
         for (name, (g, h)) in &self.limits {
             let _ = writeln!(

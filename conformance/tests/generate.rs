@@ -106,6 +106,35 @@ fn no_core_case_pins_the_json_form() {
     }
 }
 
+/// Printing a query's text form is the way back of §15.2's mapping (the dual wire format,
+/// Extended): no Core case requires a canonical text, and every one a Core case used to pin is
+/// still checked, by an Extended `<id>.canonical` case (docs/spec-decisions-conformance.md C26).
+#[test]
+fn no_core_case_pins_the_canonical_text() {
+    use cal_conformance::case::{Body, ParseExpect};
+    let cases = whole_corpus();
+    let pins_text = |c: &cal_conformance::Case| {
+        matches!(&c.body, Body::Parse(p) if matches!(&p.expect,
+            ParseExpect::Accept { canonical, reads_back_as, .. } if canonical.is_some() || reads_back_as.is_some()))
+    };
+    let core: Vec<&str> = cases
+        .iter()
+        .filter(|c| c.level == cal_conformance::Level::Core && pins_text(c))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(core.is_empty(), "{core:?}");
+    let moved: Vec<&cal_conformance::Case> = cases.iter().filter(|c| c.id.ends_with(".canonical")).collect();
+    assert!(moved.len() >= 1000, "{} canonical texts moved", moved.len());
+    for m in moved {
+        assert_eq!(m.level, cal_conformance::Level::Extended);
+        assert!(pins_text(m), "{}", m.id);
+        let origin = m.id.strip_suffix(".canonical").expect("suffix");
+        let core = cases.iter().find(|c| c.id == origin).expect("the Core case it came from");
+        let (Body::Parse(a), Body::Parse(b)) = (&core.body, &m.body) else { panic!("parse cases") };
+        assert_eq!(a.query, b.query);
+    }
+}
+
 /// The over-the-limit case of every limit whose code the spec does not give carries grammar
 /// ruling B1 for its code, and no limit the spec gives a code does (C16).
 #[test]

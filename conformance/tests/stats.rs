@@ -31,3 +31,23 @@ fn the_self_test_corpus_is_measured_per_code_keyword_and_limit() {
     let text = s.to_text();
     assert!(text.contains("(execution-only)"), "{text}");
 }
+
+/// Every statement, every keyword a production admits and every WITH option has an execute case
+/// in the real corpus; every WITH option has two, checking its effect (issue 23, ruling C25).
+#[test]
+fn every_statement_clause_and_with_option_is_executed() {
+    let corpus = load_corpus(&Path::new(env!("CARGO_MANIFEST_DIR")).join("cases"));
+    let s = measure(&corpus.cases);
+    for statement in
+        ["recall", "assemble", "exists", "history", "explain", "describe", "batch", "coalesce", "set_op", "let"]
+            .into_iter()
+            .chain(["add", "supersede", "revert", "define_template"])
+    {
+        assert!(s.execute_per_statement.get(statement).is_some_and(|n| *n > 0), "no execute case of {statement}");
+    }
+    let (missing, reserved) = s.keywords_without_execute_case();
+    assert!(missing.is_empty(), "keywords without an execute case: {missing:?}");
+    assert!(reserved.len() <= 4, "reserved: {reserved:?}");
+    let thin: Vec<_> = s.execute_per_with_option.iter().filter(|(_, n)| **n < 2).collect();
+    assert!(thin.is_empty(), "WITH options with fewer than 2 execute cases: {thin:?}");
+}

@@ -22,6 +22,7 @@ use cal_conformance::{Implementation, Level, certify, report, seeds, stats};
 
 /// The `cal conformance` subcommands.
 #[derive(clap::Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once per process; boxing would only obscure the clap derive
 pub enum ConformanceCommand {
     /// Run the corpus and certify a level (this toolchain in-process, or --adapter CMD).
     Run(RunArgs),
@@ -234,7 +235,11 @@ fn serve(broken: Option<&str>) -> ExitCode {
     };
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    match adapter::serve(stdin, stdout, mode.as_ref()) {
+    // Our server answers the `http` requests (PROTOCOL.md "execute"); without a runtime the
+    // adapter still serves everything else and declares `http` missing.
+    let mut server = super::conformance_http::LoopbackServer::new().ok();
+    let binding = server.as_mut().map(|s| s as &mut dyn adapter::HttpBinding);
+    match adapter::serve_with(stdin, stdout, mode.as_ref(), binding) {
         Ok(Ended::Eof) => super::OK,
         Ok(Ended::Crashed) => {
             let _ = std::io::stdout().flush();

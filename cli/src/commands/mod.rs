@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod conformance;
+pub mod conformance_http;
 pub mod convert;
 pub mod embedder;
 pub mod evolve;

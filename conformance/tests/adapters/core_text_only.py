@@ -1,7 +1,8 @@
-"""A Core engine without the JSON wire format: our own adapter (the command in
-argv[1:]), declaring Core, answering parse without the `json` form and skipping
-every serialize request. §24 lists application/json+cal under Extended, so it
-must certify Core — and nothing above it."""
+"""A Core engine without the JSON wire format or a formatter: our own adapter (the
+command in argv[1:]), declaring Core, answering parse without the `json` form or a
+`canonical` text, and skipping every serialize request. §24 lists
+application/json+cal (the dual wire format, whose way back prints the text form)
+under Extended, so it must certify Core — and nothing above it (rulings C15, C26)."""
 
 import sys
 
@@ -21,6 +22,7 @@ def on_answer(msg, answer):
     r = result(answer)
     if msg.get("type") == "parse" and r:
         r.pop("json", None)
+        r.pop("canonical", None)
     return answer
 
 
