@@ -399,7 +399,7 @@ fn certify_wrapped(script: &str, args: &[&str]) -> (cal_conformance::protocol::H
     let mut corpus = load_corpus(&conformance_dir().join("cases"));
     assert!(corpus.errors.is_empty(), "{:#?}", corpus.errors);
     cal_conformance::adapt_limits(&mut corpus, &hello.limits);
-    let opts = RunOptions { max_consecutive_timeouts: Some(5), ..real_opts() };
+    let opts = RunOptions { max_consecutive_timeouts: Some(5), lacks: hello.lacks.clone(), ..real_opts() };
     let outcomes = runner::run(&mut sub, &corpus.cases, &opts);
     let summary = certify::summarize(hello.level, &outcomes);
     (hello, outcomes, summary)
@@ -602,11 +602,15 @@ fn a_capability_declared_missing_makes_its_cases_not_applicable_not_failed() {
         let summary = certify::summarize(hello.level, &outcomes);
         (hello, outcomes, summary)
     };
-    assert_eq!(hello.lacks, [cal_conformance::capability::Capability::Clock]);
+    // Cross-lingual search is opt-in, and our adapter runs without an embedder.
+    use cal_conformance::capability::Capability::{Clock, CrossLingualSearch};
+    assert_eq!(hello.lacks, [Clock, CrossLingualSearch]);
     assert!(summary.declared_certified(), "{:?}", summary.levels);
     let na: Vec<&Outcome> = outcomes.iter().filter(|o| o.status == Status::NotApplicable).collect();
     assert!(na.len() >= 40, "{}", na.len());
-    assert!(na.iter().all(|o| o.message.as_deref().is_some_and(|m| m.contains("needs clock"))));
+    assert!(na.iter().all(|o| {
+        o.message.as_deref().is_some_and(|m| m.contains("needs clock") || m.contains("needs cross_lingual_search"))
+    }));
     assert!(summary.level(cal_conformance::Level::Core).not_applicable > 0);
     assert!(summary.not_applicable_certified() >= 40);
     assert!(cal_conformance::publish::badge(&summary)["message"].as_str().is_some_and(|m| m.ends_with("n/a)")));
@@ -717,12 +721,13 @@ fn the_http_cases_pass_through_the_adapter_and_are_not_applicable_in_process() {
     let opts = RunOptions { fixtures_dir: conformance_dir().join("fixtures"), ..RunOptions::default() };
     let mut sub = adapter("");
     let hello = sub.hello().expect("the adapter says hello");
-    assert!(hello.lacks.is_empty(), "{:?}", hello.lacks);
+    let cross_lingual = cal_conformance::capability::Capability::CrossLingualSearch;
+    assert_eq!(hello.lacks, [cross_lingual], "everything but the opt-in cross-lingual search");
     let outcomes = runner::run(&mut sub, &cases, &opts);
     assert!(outcomes.iter().all(|o| o.status == Status::Passed), "{outcomes:#?}");
     assert!(outcomes.iter().all(|o| o.rulings.iter().all(|r| r.passed)), "{outcomes:#?}");
     let lacks = InProcess::new().hello().expect("hello").lacks;
-    assert_eq!(lacks, vec![cal_conformance::capability::Capability::Http]);
+    assert_eq!(lacks, vec![cal_conformance::capability::Capability::Http, cross_lingual]);
     let in_process = runner::run(&mut InProcess::new(), &cases, &RunOptions { lacks, ..opts });
     assert!(in_process.iter().all(|o| o.status == Status::NotApplicable), "{in_process:#?}");
 }
