@@ -8,38 +8,24 @@
 //! Areev lives in a virtual environment, `target/areev-venv`, which this test creates when it is
 //! missing (Python 3 and PyPI are needed, as for `.ci/run`'s clients).
 
+mod common;
+
 use cal_conformance::runner::{self, RunOptions, Status};
 use cal_conformance::subprocess::Subprocess;
 use cal_conformance::{Implementation, Kind, Level, load_corpus};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
-
-/// The Areev release the analysis was made with.
-const REQUIREMENTS: &str = include_str!("../../conformance/tests/adapters/areev-requirements.txt");
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf()
 }
 
-/// The virtual environment's python, made (once) if missing or made for another release.
+/// The virtual environment's python with the Areev release the analysis was made with.
 fn python() -> PathBuf {
-    let venv = root().join("target/areev-venv");
-    let python = venv.join("bin/python");
-    let stamp = venv.join("cal-requirements.txt");
-    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == REQUIREMENTS) {
-        return python;
-    }
-    let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
-    assert!(ok(Command::new("python3").args(["-m", "venv"]).arg(&venv)), "python3 -m venv {} failed", venv.display());
-    assert!(
-        ok(Command::new(&python)
-            .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "-r"])
-            .arg(root().join("conformance/tests/adapters/areev-requirements.txt"))),
-        "pip install areev failed"
-    );
-    std::fs::write(&stamp, REQUIREMENTS).expect("the venv stamp");
-    python
+    common::python_venv(
+        &root().join("target/areev-venv"),
+        &root().join("conformance/tests/adapters/areev-requirements.txt"),
+    )
 }
 
 #[test]

@@ -94,6 +94,14 @@ fn store(dir: &Path, embedder: &Embedder, model: &str, extra: &[&str]) -> String
     db
 }
 
+/// A database of the demo memory without an embedder.
+fn plain_store(dir: &Path) -> String {
+    let db = dir.join("plain.db").to_str().unwrap().to_string();
+    ok(&["store", "init", &db]);
+    ok(&["store", "import", &db, &demo_mg()]);
+    db
+}
+
 fn recall(db: &str, query: &str) -> Value {
     json(&["run", "--store", db, "--no-timing", query])
 }
@@ -122,10 +130,7 @@ fn meeting_preferences_are_found_in_five_languages() {
     let embedder = Embedder::start();
     let dir = tempfile::tempdir().unwrap();
     let db = store(dir.path(), &embedder, MODEL, &[]);
-    let plain = dir.path().join("plain.db");
-    let plain = plain.to_str().unwrap();
-    ok(&["store", "init", plain]);
-    ok(&["store", "import", plain, &demo_mg()]);
+    let plain = &plain_store(dir.path());
     for phrase in ["préférences de réunions", "preferencias de reuniones", "Vorlieben für Besprechungen", "会議の好み"]
     {
         let query = format!("RECALL beliefs LIKE \"{phrase}\"");
@@ -143,10 +148,7 @@ fn structural_about_is_unchanged_and_answers_are_byte_identical() {
     let embedder = Embedder::start();
     let dir = tempfile::tempdir().unwrap();
     let db = store(dir.path(), &embedder, MODEL, &[]);
-    let plain = dir.path().join("plain.db");
-    let plain = plain.to_str().unwrap();
-    ok(&["store", "init", plain]);
-    ok(&["store", "import", plain, &demo_mg()]);
+    let plain = &plain_store(dir.path());
     for q in ["RECALL beliefs ABOUT \"alice\"", "RECALL goals ABOUT \"erin\" | LIMIT 3", "RECALL events RECENT 5"] {
         assert_eq!(
             ok(&["run", "--store", &db, "--no-timing", q]),
@@ -239,13 +241,8 @@ fn a_failing_embedder_gives_w901_and_the_keyword_ranking() {
     let dir = tempfile::tempdir().unwrap();
     let db = store(dir.path(), &embedder, MODEL, &[]);
     let keywords = "RECALL beliefs LIKE \"meeting preferences\"";
-    let plain_order = {
-        let plain = dir.path().join("plain.db");
-        let plain = plain.to_str().unwrap();
-        ok(&["store", "init", plain]);
-        ok(&["store", "import", plain, &demo_mg()]);
-        addresses(&recall(plain, keywords))
-    };
+    let plain = plain_store(dir.path());
+    let plain_order = addresses(&recall(&plain, keywords));
     // Wrong dimensions: configured without the check that would have refused it.
     let url = embedder.url();
     let wrong = dir.path().join("wrong.db");
@@ -274,7 +271,7 @@ fn a_failing_embedder_gives_w901_and_the_keyword_ranking() {
     assert!(r["_cal"]["warnings"][0]["message"].as_str().unwrap().contains("unavailable"), "{r}");
     assert_eq!(addresses(&r), plain_order);
     // A store without an embedder never warns.
-    assert!(warning_codes(&recall(&db.replace(&format!("{MODEL}.db"), "plain.db"), keywords)).is_empty());
+    assert!(warning_codes(&recall(&plain, keywords)).is_empty());
 }
 
 #[test]

@@ -7,35 +7,22 @@
 //! needed, as for `.ci/run`). Every server binds 127.0.0.1 on a free port and is stopped by
 //! the test that started it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// The clients and their versions (ENVIRONMENT.md: known to work here), shared with `.ci/run`.
-const REQUIREMENTS: &str = include_str!("clients/requirements.txt");
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf()
 }
 
-/// The virtual environment's python, made (once) if missing or made for other requirements.
+/// The virtual environment's python with the clients (ENVIRONMENT.md: known to work here).
 fn python() -> PathBuf {
-    let venv = std::env::var_os("CAL_PY_CLIENTS").map_or_else(|| root().join("target/py-clients"), PathBuf::from);
-    let python = venv.join("bin/python");
-    let stamp = venv.join("cal-requirements.txt");
-    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == REQUIREMENTS) {
-        return python;
-    }
-    let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
-    assert!(ok(Command::new("python3").args(["-m", "venv"]).arg(&venv)), "python3 -m venv {} failed", venv.display());
-    assert!(
-        ok(Command::new(&python)
-            .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "-r"])
-            .arg(root().join("cli/tests/clients/requirements.txt"))),
-        "pip install of the test clients failed"
-    );
-    std::fs::write(&stamp, REQUIREMENTS).expect("the venv stamp");
-    python
+    common::python_venv(
+        &std::env::var_os("CAL_PY_CLIENTS").map_or_else(|| root().join("target/py-clients"), PathBuf::from),
+        &root().join("cli/tests/clients/requirements.txt"),
+    )
 }
 
 #[test]
