@@ -15,6 +15,7 @@ use cal_grammar::{Code, Diagnostic, Span, fields, limits as max};
 use cal_parser::ast::{Batch, Coalesce, HistoryKind, Query, QueryBody, SetOp, Statement, Target, TargetKind};
 
 /// Checks one query: LET bindings, the statement, then parameters.
+#[inline]
 pub(crate) fn check_query(query: &Query, params: Option<&Params>) -> Vec<Diagnostic> {
     let mut cx = Checker::new(params);
     if !query.lets.is_empty() {
