@@ -34,6 +34,7 @@ pub(crate) enum Use {
 
 impl Use {
     /// Whether `f` may be used this way (Appendix E flags).
+    #[inline]
     fn allows(self, f: &FieldInfo) -> bool {
         match self {
             Use::Where => true,
@@ -109,7 +110,23 @@ pub(crate) enum Resolved<'q> {
 }
 
 /// Resolves `field` in `scope` for `use_`, reporting what is wrong with it.
+///
+/// A common field usable this way, the usual case, is answered here; everything else (other
+/// fields and every diagnostic) by [`resolve_rest`], kept out of line so that this path stays
+/// small (docs/performance-checker.md).
+#[inline]
 pub(crate) fn resolve<'q>(cx: &mut Checker<'q>, scope: &Scope, field: &'q FieldRef, use_: Use) -> Resolved<'q> {
+    if let Some(f) = fields::common_field(field.name.as_str())
+        && use_.allows(f)
+    {
+        return Resolved::Field(f);
+    }
+    resolve_rest(cx, scope, field, use_)
+}
+
+/// [`resolve`] for everything but a usable common field.
+#[inline(never)]
+fn resolve_rest<'q>(cx: &mut Checker<'q>, scope: &Scope, field: &'q FieldRef, use_: Use) -> Resolved<'q> {
     let grain = scope.grain.map(|g| g.grain_type);
     let name = field.name.as_str();
     if name.is_empty() {

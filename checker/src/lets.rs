@@ -37,6 +37,9 @@ pub(crate) fn declare<'q>(cx: &mut Checker<'q>, lets: &'q [LetBinding]) {
 
 /// Checks each binding's RECALL in order, then the chaining rules.
 pub(crate) fn check<'q>(cx: &mut Checker<'q>, lets: &'q [LetBinding], in_assemble: bool) {
+    if lets.is_empty() {
+        return; // no bindings, so no edges between them
+    }
     for (i, b) in lets.iter().enumerate() {
         cx.current_let = Some(i);
         let out = recall::check_recall(cx, &b.recall, Site::Let);

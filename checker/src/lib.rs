@@ -64,8 +64,10 @@ use cal_parser::ast::{Document, Query};
 /// editor), and parameters are then only checked for consistent use.
 pub fn check(query: &Query, params: Option<&Params>) -> Vec<Diagnostic> {
     let mut diags = statements::check_query(query, params);
-    sort_diagnostics(&mut diags);
-    diags.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    if diags.len() > 1 {
+        sort_diagnostics(&mut diags);
+        diags.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    }
     diags
 }
 

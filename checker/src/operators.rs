@@ -31,14 +31,13 @@ struct Target<'q> {
 
 /// Checks one WHERE condition of a statement with `scope`.
 pub(crate) fn check_condition<'q>(cx: &mut Checker<'q>, scope: &Scope, cond: &'q Condition) {
-    let target = match fields::resolve(cx, scope, &cond.field, Use::Where) {
-        Resolved::Field(f) | Resolved::Alias(f) => Some(Target { typed: Typed::field(f), ops: f.ops }),
-        Resolved::Domain(t) => Some(Target { typed: t, ops: DOMAIN_OPS }),
-        Resolved::Extension | Resolved::Bad => None,
-    };
-    let Some(t) = target else {
-        walk_unchecked(cx, &cond.test);
-        return;
+    let t = match fields::resolve(cx, scope, &cond.field, Use::Where) {
+        Resolved::Field(f) | Resolved::Alias(f) => Target { typed: Typed::field(f), ops: f.ops },
+        Resolved::Domain(t) => Target { typed: t, ops: DOMAIN_OPS },
+        Resolved::Extension | Resolved::Bad => {
+            walk_unchecked(cx, &cond.test);
+            return;
+        }
     };
     match &cond.test {
         Test::Compare { op, op_span, value } => {

@@ -155,7 +155,16 @@ pub(crate) fn use_param<'q>(cx: &mut Checker<'q>, name: &'q str, span: Span, wan
 }
 
 /// Judges every parameter use once the whole query has been walked.
+#[inline]
 pub(crate) fn finish(cx: &mut Checker<'_>, query_span: Span) {
+    if !cx.param_uses.is_empty() || cx.params.is_some() {
+        finish_uses(cx, query_span);
+    }
+}
+
+/// [`finish`] when any parameter is used or bound.
+#[inline(never)]
+fn finish_uses(cx: &mut Checker<'_>, query_span: Span) {
     let uses = std::mem::take(&mut cx.param_uses);
     let mut names: Vec<&str> = Vec::new();
     for u in &uses {

@@ -112,11 +112,18 @@ fn resolved<'q>(cx: &mut Checker<'q>, scope: &Scope, field: &'q FieldRef, use_: 
 }
 
 /// After `SELECT a, b`, only `a` and `b` remain to sort or group by.
+#[inline]
 fn after_select(cx: &mut Checker<'_>, selected: Option<(&[FieldRef], Span)>, field: &FieldRef, clause: &str) {
-    let Some((list, span)) = selected else { return };
-    if list.iter().any(|f| f.name == field.name) {
-        return;
+    if let Some((list, span)) = selected
+        && !list.iter().any(|f| f.name == field.name)
+    {
+        not_selected(cx, list, span, field, clause);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn not_selected(cx: &mut Checker<'_>, list: &[FieldRef], span: Span, field: &FieldRef, clause: &str) {
     let names: Vec<&str> = list.iter().map(|f| f.name.as_str()).collect();
     cx.error(
         Code::E021,

@@ -13,7 +13,23 @@ use cal_grammar::{Code, Diagnostic, GrainType, Span};
 use cal_parser::ast::{Recall, StageKind};
 
 /// Checks the shortcut combinations of one RECALL.
+#[inline]
 pub(crate) fn check(cx: &mut Checker<'_>, r: &Recall) {
+    // Every rule below needs ABOUT with LIKE, RECENT, SINCE, MY or THREAD.
+    if (r.about.is_none() || r.like.is_none())
+        && r.recent.is_none()
+        && r.since.is_none()
+        && r.my.is_none()
+        && r.thread.is_none()
+    {
+        return;
+    }
+    check_present(cx, r);
+}
+
+/// [`check`] for a RECALL that has shortcuts.
+#[inline(never)]
+fn check_present(cx: &mut Checker<'_>, r: &Recall) {
     if let (Some(about), Some(like)) = (&r.about, &r.like) {
         let plural = r.grain_type.map_or(String::new(), |g| format!("{} ", g.grain_type.plural()));
         let example = format!(

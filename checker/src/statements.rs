@@ -15,15 +15,23 @@ use cal_grammar::{Code, Diagnostic, Span, fields, limits as max};
 use cal_parser::ast::{Batch, Coalesce, HistoryKind, Query, QueryBody, SetOp, Statement, Target, TargetKind};
 
 /// Checks one query: LET bindings, the statement, then parameters.
+#[inline]
 pub(crate) fn check_query(query: &Query, params: Option<&Params>) -> Vec<Diagnostic> {
     let mut cx = Checker::new(params);
-    lets::declare(&mut cx, &query.lets);
-    let in_assemble = match &query.body {
-        QueryBody::Statement(s) => is_assemble(s),
-        QueryBody::DefineTemplate(_) => false,
-    };
-    lets::check(&mut cx, &query.lets, in_assemble);
+    if !query.lets.is_empty() {
+        lets::declare(&mut cx, &query.lets);
+        let in_assemble = match &query.body {
+            QueryBody::Statement(s) => is_assemble(s),
+            QueryBody::DefineTemplate(_) => false,
+        };
+        lets::check(&mut cx, &query.lets, in_assemble);
+    }
     match &query.body {
+        // The usual statement, without the dispatch of `statement` (the checker's budget is
+        // counted in instructions: docs/performance-checker.md).
+        QueryBody::Statement(Statement::Recall(r)) => {
+            recall::check_recall(&mut cx, r, Site::Top);
+        }
         QueryBody::Statement(s) => statement(&mut cx, s),
         QueryBody::DefineTemplate(d) => templates::check_define(&mut cx, d),
     }

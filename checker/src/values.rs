@@ -12,7 +12,7 @@ use crate::lit::{Kinds, Lit};
 use crate::render::{float, quote};
 use cal_grammar::fields::{EvolveField, FieldInfo, ValueType};
 use cal_grammar::{Code, Span, enums, hash, limits, relations};
-use cal_parser::ast::Value;
+use cal_parser::ast::{Value, ValueKind};
 
 /// The type facts of a field, whether queried (Appendix E) or SET (§5.3).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -136,7 +136,17 @@ fn needs_type(t: &Typed<'_>) -> String {
 }
 
 /// Checks a value written in the query against what its position wants.
+#[inline]
 pub(crate) fn check_value<'q>(cx: &mut Checker<'q>, value: &'q Value, want: Want<'q>) {
+    // The usual case, a string literal for a plain string field, goes straight to what
+    // `check_lit` would do with it: the closed value set and the `mg:` rule.
+    if let (ValueKind::String(s), Want::Of(t)) = (&value.kind, want)
+        && !t.domain
+        && matches!(t.ty, ValueType::String | ValueType::GrainType)
+    {
+        closed_value(cx, &t, s, value.span, None);
+        return;
+    }
     check_lit(cx, &Lit::of(value), value.span, want, None);
 }
 
@@ -321,52 +331,72 @@ fn hash_string(cx: &mut Checker<'_>, s: &str, span: Span, param: Option<&str>) {
 }
 
 /// Closed value sets (CAL-E062–E066 and the documented codes) and `mg:` relations (CAL-W001).
+#[inline(always)]
 fn closed_value(cx: &mut Checker<'_>, t: &Typed<'_>, s: &str, span: Span, param: Option<&str>) {
     if let Some(e) = enums::closed_enum(t.name)
         && !e.contains(s)
     {
-        let shown = crate::render::quote_short(s);
-        let message = match (e.code, param) {
-            (Code::E003, None) => format!("Unknown grain type {shown} in `type`."),
-            (Code::E003, Some(p)) => format!("`${p}` is bound to the unknown grain type {shown}."),
-            (_, None) => format!("{shown} is not a valid `{}`.", t.name),
-            (_, Some(p)) => format!("`${p}` is bound to {shown}, which is not a valid `{}`.", t.name),
-        };
-        let d = cx.error(e.code, span, message);
-        d.valid(e.values.iter().copied());
-        match e.suggest(s) {
-            Some(v) => {
-                d.help(format!("Did you mean \"{v}\"?"));
-                if param.is_none() {
-                    d.fix(quote(v));
-                }
-            }
-            None => {
-                d.help(format!("`{}` is one of {}.", t.name, crate::render::or_list(e.values)));
-            }
-        }
+        not_in_closed_set(cx, t, e, s, span, param);
         return;
     }
     if t.name == cal_grammar::fields::names::RELATION && relations::is_mg(s) && !relations::is_known_mg(s) {
-        let d = cx.error(
-            Code::W001,
-            span,
-            format!(
-                "{} is not a standard mg: relation; it will only match grains stored with exactly this relation.",
-                crate::render::quote_short(s)
-            ),
-        );
-        d.valid(relations::MG_RELATIONS.iter().map(|r| r.name));
-        match relations::suggest_mg(s) {
-            Some(r) => {
-                d.help(format!("Did you mean \"{r}\"?"));
-                if param.is_none() {
-                    d.fix(quote(r));
-                }
+        unknown_mg(cx, s, span, param);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn not_in_closed_set(
+    cx: &mut Checker<'_>,
+    t: &Typed<'_>,
+    e: &enums::ClosedEnum,
+    s: &str,
+    span: Span,
+    param: Option<&str>,
+) {
+    let shown = crate::render::quote_short(s);
+    let message = match (e.code, param) {
+        (Code::E003, None) => format!("Unknown grain type {shown} in `type`."),
+        (Code::E003, Some(p)) => format!("`${p}` is bound to the unknown grain type {shown}."),
+        (_, None) => format!("{shown} is not a valid `{}`.", t.name),
+        (_, Some(p)) => format!("`${p}` is bound to {shown}, which is not a valid `{}`.", t.name),
+    };
+    let d = cx.error(e.code, span, message);
+    d.valid(e.values.iter().copied());
+    match e.suggest(s) {
+        Some(v) => {
+            d.help(format!("Did you mean \"{v}\"?"));
+            if param.is_none() {
+                d.fix(quote(v));
             }
-            None => {
-                d.help("Use a standard mg: relation, or a relation without the mg: prefix for a custom one.");
+        }
+        None => {
+            d.help(format!("`{}` is one of {}.", t.name, crate::render::or_list(e.values)));
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unknown_mg(cx: &mut Checker<'_>, s: &str, span: Span, param: Option<&str>) {
+    let d = cx.error(
+        Code::W001,
+        span,
+        format!(
+            "{} is not a standard mg: relation; it will only match grains stored with exactly this relation.",
+            crate::render::quote_short(s)
+        ),
+    );
+    d.valid(relations::MG_RELATIONS.iter().map(|r| r.name));
+    match relations::suggest_mg(s) {
+        Some(r) => {
+            d.help(format!("Did you mean \"{r}\"?"));
+            if param.is_none() {
+                d.fix(quote(r));
             }
+        }
+        None => {
+            d.help("Use a standard mg: relation, or a relation without the mg: prefix for a custom one.");
         }
     }
 }
@@ -416,11 +446,17 @@ fn limit(cx: &mut Checker<'_>, n: i64, span: Span, param: Option<&str>) {
 }
 
 /// The LIMIT-like bound of `RECENT n` and `LIMIT n` literals, shared with the pipeline.
+#[inline]
 pub(crate) fn check_limit(cx: &mut Checker<'_>, n: u64, span: Span, what: &str) {
-    let max = limits::MAX_LIMIT as u64;
-    if (1..=max).contains(&n) {
-        return;
+    if !(1..=limits::MAX_LIMIT as u64).contains(&n) {
+        limit_out_of_range(cx, n, span, what);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn limit_out_of_range(cx: &mut Checker<'_>, n: u64, span: Span, what: &str) {
+    let max = limits::MAX_LIMIT as u64;
     let d = if n > max {
         cx.error(Code::E010, span, format!("{what} {n} exceeds the maximum of {max}."))
     } else {

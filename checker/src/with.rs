@@ -13,7 +13,15 @@ use cal_parser::ast::{WithKind, WithOption};
 /// one used is reported as CAL-W004 and ignored.
 const KNOWN_EXTENSIONS: &[&str] = &[];
 
+#[cold]
+#[inline(never)]
+fn unknown_extension(cx: &mut Checker<'_>, name: &str, span: cal_grammar::Span) {
+    cx.error(Code::W004, span, format!("Unknown extension option `{name}` is ignored (§25.2)."))
+        .help("Extensions are implementation hints; this implementation knows none, so the option has no effect. Remove it to silence this warning.");
+}
+
 /// Checks the options of a WITH clause, resolving fields in `scope`.
+#[inline]
 pub(crate) fn check_options<'q>(cx: &mut Checker<'q>, scope: &Scope, options: &'q [WithOption]) {
     for o in options {
         match &o.kind {
@@ -22,8 +30,7 @@ pub(crate) fn check_options<'q>(cx: &mut Checker<'q>, scope: &Scope, options: &'
             }
             WithKind::Extension { name, args } => {
                 if !KNOWN_EXTENSIONS.contains(&name.as_str()) {
-                    cx.error(Code::W004, o.span, format!("Unknown extension option `{name}` is ignored (§25.2)."))
-                        .help("Extensions are implementation hints; this implementation knows none, so the option has no effect. Remove it to silence this warning.");
+                    unknown_extension(cx, name, o.span);
                 }
                 for v in args.iter().flatten() {
                     walk_value(cx, v);

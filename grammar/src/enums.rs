@@ -141,7 +141,23 @@ impl ClosedEnum {
 
 /// Every closed value set, one row per field. Checked for `=`, `!=` and each element of an
 /// `IN (…)` list whose value is a string literal; parameters are checked when bound.
-pub static CLOSED_ENUMS: &[ClosedEnum] = &[
+pub static CLOSED_ENUMS: &[ClosedEnum] = CLOSED_ENUM_ROWS;
+
+/// Bit n is set when some closed-set field's name is n bytes long: most fields have no
+/// closed set, and [`closed_enum`] answers them from their length alone, without a scan
+/// (the checker asks for every string value it sees; docs/performance-checker.md).
+const CLOSED_NAME_LENGTHS: u64 = {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < CLOSED_ENUM_ROWS.len() {
+        assert!(CLOSED_ENUM_ROWS[i].field.len() < 64, "field names are short");
+        mask |= 1 << CLOSED_ENUM_ROWS[i].field.len();
+        i += 1;
+    }
+    mask
+};
+
+const CLOSED_ENUM_ROWS: &[ClosedEnum] = &[
     ClosedEnum {
         field: "action_phase",
         values: ACTION_PHASE_VALUES,
@@ -196,7 +212,12 @@ pub static CLOSED_ENUMS: &[ClosedEnum] = &[
 ];
 
 /// The closed value set of `field_name`, if that field has one.
+#[inline]
 pub fn closed_enum(field_name: &str) -> Option<&'static ClosedEnum> {
+    let len = field_name.len();
+    if len >= 64 || CLOSED_NAME_LENGTHS & (1 << len) == 0 {
+        return None;
+    }
     CLOSED_ENUMS.iter().find(|e| e.field == field_name)
 }
 

@@ -116,6 +116,7 @@ pub fn lookup_relation(s: &str) -> Option<&'static MgRelation> {
 }
 
 /// True for an `mg:`-prefixed string, the only relations CAL-W001 applies to (§7.3).
+#[inline]
 pub fn is_mg(s: &str) -> bool {
     s.starts_with(MG_PREFIX)
 }

@@ -1,8 +1,13 @@
 //! Language-server latency: diagnostics for a 2,000-line `.cal` file after a
 //! one-character edit (budget 20 ms) and completion in it (budget 5 ms).
-//! Figures are recorded in docs/performance-lsp.md.
+//! Figures are recorded in docs/performance-lsp.md. `edit_to_published_diagnostics` is the
+//! same edit through the whole server (JSON-RPC over an in-memory pipe, default settings):
+//! from sending `didChange` to reading its `publishDiagnostics`.
 
 use cal_lsp::engine::{Document, Encoding, completion, diagnostics, hover};
+use cal_lsp::server::{Config, serve_with};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 fn main() {
     divan::main();
@@ -60,4 +65,65 @@ fn hover_on_a_field(bencher: divan::Bencher) {
     let doc = Document::new(text.clone(), 1);
     let at = text.rfind("tool_name").unwrap_or(0) + 2;
     bencher.bench(|| hover::hover(divan::black_box(&text), doc.analysis.document.as_ref(), at).is_some());
+}
+
+async fn send(w: &mut (impl AsyncWriteExt + Unpin), msg: Value) {
+    let body = msg.to_string();
+    w.write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes()).await.expect("write");
+}
+
+async fn recv(r: &mut (impl AsyncBufReadExt + Unpin)) -> Value {
+    let mut len = 0;
+    loop {
+        let mut line = String::new();
+        r.read_line(&mut line).await.expect("read");
+        match line.trim() {
+            "" => break,
+            l => len = l.strip_prefix("Content-Length:").map_or(len, |v| v.trim().parse().expect("length")),
+        }
+    }
+    let mut body = vec![0; len];
+    r.read_exact(&mut body).await.expect("read");
+    serde_json::from_slice(&body).expect("json")
+}
+
+/// Reads messages until the diagnostics of `version` arrive.
+async fn diagnostics_of(r: &mut (impl AsyncBufReadExt + Unpin), version: i64) {
+    loop {
+        let m = recv(r).await;
+        if m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version {
+            return;
+        }
+    }
+}
+
+#[divan::bench(sample_count = 100)]
+fn edit_to_published_diagnostics(bencher: divan::Bencher) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let (client, server) = tokio::io::duplex(1 << 20);
+    let (server_read, server_write) = tokio::io::split(server);
+    rt.spawn(serve_with(server_read, server_write, Config::default()));
+    let (read, mut write) = tokio::io::split(client);
+    let mut read = BufReader::new(read);
+    let uri = "file:///bench.cal";
+    rt.block_on(async {
+        send(&mut write, json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}))
+            .await;
+        recv(&mut read).await;
+        send(&mut write, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})).await;
+        let open = json!({"textDocument": {"uri": uri, "languageId": "cal", "version": 1, "text": big_document()}});
+        send(&mut write, json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": open})).await;
+        diagnostics_of(&mut read, 1).await;
+    });
+    let mut version = 1;
+    bencher.bench_local(|| {
+        version += 1;
+        let edit = if version % 2 == 0 { "x" } else { "y" };
+        let change = json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+            {"range": {"start": {"line": 1001, "character": 22}, "end": {"line": 1001, "character": 23}}, "text": edit}]});
+        rt.block_on(async {
+            send(&mut write, json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": change})).await;
+            diagnostics_of(&mut read, version).await;
+        });
+    });
 }

@@ -9,7 +9,8 @@
 //!   front end.
 //! * [`server`]: the protocol layer on `tower-lsp-server` (the maintained fork
 //!   of `tower-lsp`, with current LSP types). It owns the document store,
-//!   debounces diagnostics, and converts byte spans to LSP positions (UTF-16 by
+//!   publishes diagnostics (at once when analysis is cheap, debounced when it
+//!   is not), and converts byte spans to LSP positions (UTF-16 by
 //!   default, UTF-8 when the client offers it) only at the edge.
 //!
 //! [`textmate`] generates the TextMate grammar of the VS Code extension from
@@ -19,4 +20,4 @@ pub mod engine;
 pub mod server;
 pub mod textmate;
 
-pub use server::{Ending, serve, serve_stdio};
+pub use server::{Ending, serve, serve_stdio, serve_stdio_with};

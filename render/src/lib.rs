@@ -16,6 +16,7 @@ pub mod budget;
 pub mod chunk;
 pub mod formats;
 pub mod grain;
+pub mod o200k;
 pub mod project;
 pub mod template;
 pub mod tiers;

@@ -331,6 +331,7 @@ pub const fn type_fields(grain: GrainType) -> &'static [FieldInfo] {
 }
 
 /// The common field called `name`.
+#[inline]
 pub fn common_field(name: &str) -> Option<&'static FieldInfo> {
     COMMON_FIELDS.iter().find(|f| f.name == name)
 }

@@ -1,20 +1,24 @@
 //! The protocol layer: a `tower-lsp-server` [`LanguageServer`] over the
 //! engine. It keeps the open documents, applies full and incremental changes,
-//! analyzes after a quiet period (debounce) off the request path, and
-//! converts positions at the edge. Handlers never panic on any input: every
+//! analyzes them at once when that is cheap and after a quiet period (debounce)
+//! off the request path when it is not ([`delay`]), and converts positions at
+//! the edge. Handlers never panic on any input: every
 //! position is clamped, every engine function is total.
 
 mod convert;
+pub mod delay;
 
 use crate::engine::{self, Document, Encoding, Lines};
+use cal_checker::Analysis;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 pub mod guard;
+pub use delay::{Config, Cost, DEFAULT_DEBOUNCE, DEFAULT_IMMEDIATE_BELOW};
 pub use guard::Ending;
 
 /// The most top-level entries a document outline answers with (each query is one).
@@ -24,31 +28,26 @@ pub const MAX_SYMBOLS: usize = 5_000;
 /// and the answer stays a few megabytes whatever the document's size.
 pub const MAX_SEMANTIC_TOKENS: usize = 200_000;
 
-/// How long after the last change diagnostics are computed.
-pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(120);
-
-/// Server settings that tests change.
-#[derive(Debug, Clone, Copy)]
-pub struct Config {
-    /// Quiet period before analyzing a changed document.
-    pub debounce: Duration,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config { debounce: DEFAULT_DEBOUNCE }
-    }
-}
-
 type Store = Arc<Mutex<HashMap<Uri, Document>>>;
+type Costs = Arc<Mutex<HashMap<Uri, Cost>>>;
 
 /// The language server state.
 #[derive(Debug)]
 pub struct Backend {
     client: Client,
     docs: Store,
+    /// What the last analysis of each open document cost ([`delay`]).
+    costs: Costs,
     encoding: Mutex<Encoding>,
-    config: Config,
+    /// The settings; `initialize` may override them from `initializationOptions`.
+    config: Mutex<Config>,
+}
+
+/// Analyzes `text` as `cal check` does, and measures what it cost.
+fn analyze_timed(text: &str) -> (Analysis, Cost) {
+    let started = Instant::now();
+    let analysis = cal_checker::analyze(text, None);
+    (analysis, Cost { took: started.elapsed(), bytes: text.len() })
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -59,7 +58,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Backend {
     /// A backend talking to `client`.
     pub fn new(client: Client, config: Config) -> Self {
-        Backend { client, docs: Store::default(), encoding: Mutex::new(Encoding::Utf16), config }
+        Backend {
+            client,
+            docs: Store::default(),
+            costs: Costs::default(),
+            encoding: Mutex::new(Encoding::Utf16),
+            config: Mutex::new(config),
+        }
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> Config {
+        *lock(&self.config)
     }
 
     fn encoding(&self) -> Encoding {
@@ -86,11 +96,26 @@ impl Backend {
         self.client.publish_diagnostics(uri, diags, Some(version)).await;
     }
 
+    /// Analyzes the document now, on the handler, and publishes: the path for a change whose
+    /// analysis is predicted cheap, so its diagnostics go out before the next message is
+    /// answered.
+    async fn analyze_now(&self, uri: Uri, version: i32) {
+        let text = match lock(&self.docs).get(&uri) {
+            Some(d) if d.version == version => d.text.clone(),
+            _ => return,
+        };
+        let (analysis, cost) = analyze_timed(&text);
+        lock(&self.costs).insert(uri.clone(), cost);
+        if let Some(diags) = store_and_convert(&self.docs, &uri, version, analysis, self.encoding()) {
+            self.client.publish_diagnostics(uri, diags, Some(version)).await;
+        }
+    }
+
     /// Waits for the quiet period, analyzes off the async thread, and publishes when the text is still current.
-    fn schedule(&self, uri: Uri, version: i32) {
+    fn schedule(&self, uri: Uri, version: i32, delay: Duration) {
         let docs = self.docs.clone();
+        let costs = self.costs.clone();
         let client = self.client.clone();
-        let delay = self.config.debounce;
         let encoding = self.encoding();
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
@@ -98,29 +123,40 @@ impl Backend {
                 Some(d) if d.version == version => d.text.clone(),
                 _ => return,
             };
-            let Ok(analysis) = tokio::task::spawn_blocking(move || cal_checker::analyze(&text, None)).await else {
+            let Ok((analysis, cost)) = tokio::task::spawn_blocking(move || analyze_timed(&text)).await else {
                 return;
             };
-            let published = {
-                let mut store = lock(&docs);
-                let Some(doc) = store.get_mut(&uri).filter(|d| d.version == version) else { return };
-                doc.analysis = analysis;
-                doc.analyzed_version = version;
-                let lines = Lines::new(&doc.text, encoding);
-                engine::diagnostics::diagnostics(doc)
-                    .into_iter()
-                    .map(|d| convert::diagnostic(&lines, &uri, d))
-                    .collect::<Vec<_>>()
-            };
-            client.publish_diagnostics(uri, published, Some(version)).await;
+            lock(&costs).insert(uri.clone(), cost);
+            if let Some(diags) = store_and_convert(&docs, &uri, version, analysis, encoding) {
+                client.publish_diagnostics(uri, diags, Some(version)).await;
+            }
         });
     }
+}
+
+/// Stores `analysis` in the document when its text is still at `version` and returns the
+/// diagnostics to publish (`None`: the text changed meanwhile, a later analysis will publish).
+fn store_and_convert(
+    docs: &Store,
+    uri: &Uri,
+    version: i32,
+    analysis: Analysis,
+    encoding: Encoding,
+) -> Option<Vec<Diagnostic>> {
+    let mut store = lock(docs);
+    let doc = store.get_mut(uri).filter(|d| d.version == version)?;
+    doc.analysis = analysis;
+    doc.analyzed_version = version;
+    let lines = Lines::new(&doc.text, encoding);
+    Some(engine::diagnostics::diagnostics(doc).into_iter().map(|d| convert::diagnostic(&lines, uri, d)).collect())
 }
 
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = convert::negotiate(&params);
         *lock(&self.encoding) = encoding;
+        let config = self.config().with_options(params.initialization_options.as_ref());
+        *lock(&self.config) = config;
         let legend = SemanticTokensLegend {
             token_types: engine::semantic::LEGEND.iter().map(|t| SemanticTokenType::new(t)).collect(),
             token_modifiers: Vec::new(),
@@ -174,7 +210,10 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let td = params.text_document;
+        let started = Instant::now();
         let doc = Document::new(td.text, td.version);
+        let cost = Cost { took: started.elapsed(), bytes: doc.text.len() };
+        lock(&self.costs).insert(td.uri.clone(), cost);
         lock(&self.docs).insert(td.uri.clone(), doc);
         self.publish(td.uri).await;
     }
@@ -183,7 +222,7 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
         let encoding = self.encoding();
-        {
+        let bytes = {
             let mut store = lock(&self.docs);
             let Some(doc) = store.get_mut(&uri) else { return };
             for change in params.content_changes {
@@ -198,12 +237,18 @@ impl LanguageServer for Backend {
                 }
             }
             doc.set_version(version);
+            doc.text.len()
+        };
+        let last = lock(&self.costs).get(&uri).copied();
+        match self.config().delay(last, bytes) {
+            Duration::ZERO => self.analyze_now(uri, version).await,
+            delay => self.schedule(uri, version, delay),
         }
-        self.schedule(uri, version);
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         lock(&self.docs).remove(&params.text_document.uri);
+        lock(&self.costs).remove(&params.text_document.uri);
         self.client.publish_diagnostics(params.text_document.uri, Vec::new(), None).await;
     }
 
@@ -415,6 +460,12 @@ where
 /// Serves on standard input/output until the client exits: what `cal lsp` runs. The ending
 /// decides the exit status (0 after `shutdown`, 1 otherwise).
 pub fn serve_stdio() -> std::io::Result<Ending> {
+    serve_stdio_with(Config::default())
+}
+
+/// [`serve_stdio`] with settings (`cal lsp --debounce-ms N --immediate-below-ms N`); the
+/// client's `initializationOptions` may still override them.
+pub fn serve_stdio_with(config: Config) -> std::io::Result<Ending> {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    Ok(rt.block_on(serve(tokio::io::stdin(), tokio::io::stdout())))
+    Ok(rt.block_on(serve_with(tokio::io::stdin(), tokio::io::stdout(), config)))
 }

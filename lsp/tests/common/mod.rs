@@ -19,9 +19,14 @@ pub struct Client {
 impl Client {
     /// Starts a server on the current runtime with a short debounce.
     pub fn start(debounce_ms: u64) -> Client {
+        Client::start_with(Config { debounce: Duration::from_millis(debounce_ms), ..Config::default() })
+    }
+
+    /// Starts a server on the current runtime with these settings.
+    pub fn start_with(config: Config) -> Client {
         let (client_end, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(serve_with(server_read, server_write, Config { debounce: Duration::from_millis(debounce_ms) }));
+        tokio::spawn(serve_with(server_read, server_write, config));
         let (read, write) = tokio::io::split(client_end);
         Client { write, read: BufReader::new(read), next_id: 1, notifications: Vec::new() }
     }
@@ -89,14 +94,29 @@ impl Client {
 
     /// initialize + initialized, offering `encodings`.
     pub async fn initialize(&mut self, encodings: &[&str]) -> Value {
+        self.initialize_with(encodings, Value::Null).await
+    }
+
+    /// initialize + initialized, offering `encodings`, with `initializationOptions`.
+    pub async fn initialize_with(&mut self, encodings: &[&str], options: Value) -> Value {
         let r = self
             .request(
                 "initialize",
-                json!({"processId": null, "rootUri": null, "capabilities": {"general": {"positionEncodings": encodings}}}),
+                json!({"processId": null, "rootUri": null, "initializationOptions": options,
+                       "capabilities": {"general": {"positionEncodings": encodings}}}),
             )
             .await;
         self.notify("initialized", json!({})).await;
         r
+    }
+
+    /// Sends a didChange replacing the whole text.
+    pub async fn replace(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        )
+        .await;
     }
 
     /// didOpen.
