@@ -10,7 +10,7 @@
 use std::sync::{Arc, Mutex};
 
 use oms::durable::DurableStore;
-use oms::store::{CmpOp, Filter, Query, ResultEnvelope, Store, Stored, View};
+use oms::store::{CmpOp, Filter, Hit, Query, ResultEnvelope, Store, Stored, View};
 use oms::{ContentAddress, OmsError, Value};
 
 /// Read access to an OMS store, as the CAL executor sees it.
@@ -23,6 +23,9 @@ pub trait ReadFacade: Send + Sync {
     fn query(&self, q: &Query) -> Result<ResultEnvelope, OmsError>;
     /// `search` (§28.4): BM25 relevance combined with the filters.
     fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError>;
+    /// The grains among `addresses` that `q`'s view and filters admit, in the order given
+    /// (candidates found by a vector index, confined to what the query may see).
+    fn admit(&self, q: &Query, addresses: &[ContentAddress]) -> Result<Vec<Hit>, OmsError>;
     /// How many grains `query` (or `search` with `text`) would match, without returning them.
     fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError>;
     /// `exists` (§28.4).
@@ -108,6 +111,10 @@ impl ReadFacade for OmsFacade {
 
     fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError> {
         self.store.search(text, &without_withdrawn(q))
+    }
+
+    fn admit(&self, q: &Query, addresses: &[ContentAddress]) -> Result<Vec<Hit>, OmsError> {
+        Ok(self.store.admit(&without_withdrawn(q), addresses))
     }
 
     fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
@@ -223,6 +230,10 @@ impl ReadFacade for DurableFacade {
         self.keep(self.store.search(text, &without_withdrawn(q)))
     }
 
+    fn admit(&self, q: &Query, addresses: &[ContentAddress]) -> Result<Vec<Hit>, OmsError> {
+        self.keep(self.store.admit(&without_withdrawn(q), addresses))
+    }
+
     fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
         let q = Query { limit: Some(0), cursor: None, ..q.clone() };
         let env = match text {
@@ -276,6 +287,9 @@ impl<F: ReadFacade + ?Sized> ReadFacade for Arc<F> {
     }
     fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope, OmsError> {
         (**self).search(text, q)
+    }
+    fn admit(&self, q: &Query, addresses: &[ContentAddress]) -> Result<Vec<Hit>, OmsError> {
+        (**self).admit(q, addresses)
     }
     fn count(&self, text: Option<&str>, q: &Query) -> Result<usize, OmsError> {
         (**self).count(text, q)

@@ -23,8 +23,8 @@ use crate::context::{Ctx, bug};
 /// The note a fused hit carries to `WITH score_breakdown` (removed before output).
 pub const PARTS_NOTE: &str = "_hybrid";
 
-/// How many vector candidates are looked up between deadline checks.
-const CHECK_EVERY: usize = 64;
+/// How many vector candidates are admitted per store call, between deadline checks.
+const ADMIT_BATCH: usize = 1_024;
 
 /// A fused answer: the envelope (every grain of either ranking, in fused order, with its
 /// fused score normalised to the best one) and each grain's components.
@@ -90,24 +90,22 @@ pub fn search(
         v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         v
     };
-    let in_keyword: HashSet<ContentAddress> = hits.keys().copied().collect();
-    let mut vector_ranking: Vec<(ContentAddress, f32)> = Vec::with_capacity(candidates.len());
-    for (i, (address, similarity)) in candidates.into_iter().enumerate() {
-        if i % CHECK_EVERY == 0 {
-            cx.deadline.check()?;
+    // Candidates the keyword search did not find join only if the query's own filters and
+    // view admit them, checked in batches between deadline checks.
+    let mut admitted: HashSet<ContentAddress> = hits.keys().copied().collect();
+    let outside: Vec<ContentAddress> = candidates.iter().map(|(a, _)| *a).filter(|a| !admitted.contains(a)).collect();
+    let mut one = Query { filters: q.filters.clone(), view: q.view, sort: Vec::new(), limit: None, cursor: None };
+    one.filters.retain(|f| !matches!(f, Filter::Address(_)));
+    for batch in outside.chunks(ADMIT_BATCH) {
+        cx.deadline.check()?;
+        for hit in cx.facade.admit(&one, batch).map_err(store_error)? {
+            admitted.insert(hit.address);
+            hits.insert(hit.address, hit);
         }
-        if !in_keyword.contains(&address) {
-            // Admitted only if the query's own filters and view admit it.
-            let mut one =
-                Query { filters: q.filters.clone(), view: q.view, sort: Vec::new(), limit: Some(1), cursor: None };
-            one.filters.push(Filter::Address(address));
-            let found = cx.facade.query(&one).map_err(store_error)?;
-            cx.stats.store_ops += 1;
-            let Some(hit) = found.results.into_iter().next() else { continue };
-            hits.insert(address, hit);
-        }
-        vector_ranking.push((address, similarity));
+        cx.stats.store_ops += 1;
     }
+    let vector_ranking: Vec<(ContentAddress, f32)> =
+        candidates.into_iter().filter(|(a, _)| admitted.contains(a)).collect();
     let fused = cal_embed::fuse(&keyword_ranking, &vector_ranking, RRF_K);
     Ok(assemble(fused, hits))
 }

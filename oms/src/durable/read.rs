@@ -14,6 +14,7 @@ use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::grain::{DecodeOptions, decode_with};
 use crate::mg::IndexState;
+use crate::store::Hit;
 use crate::store::indexes::{EQUALITY_INDEXED, Id, Key};
 use crate::store::query::{Filter, Query, ResultEnvelope};
 use crate::store::read::{QueryStream, answer_search, eq_str, walk_chain};
@@ -358,6 +359,31 @@ impl DurableStore {
             }
         }
         Ok(answer.finish(None))
+    }
+
+    /// The grains among `addresses` that `q`'s view and filters admit, in the order given,
+    /// scored 1.0: the same answer as [`crate::store::Store::admit`] over the same grains.
+    pub fn admit(&self, q: &Query, addresses: &[ContentAddress]) -> Result<Vec<Hit>> {
+        let conn = self.snapshot()?;
+        let mut ids = Vec::with_capacity(addresses.len());
+        for a in addresses {
+            if let Some(id) = id_of(&conn, a)? {
+                ids.push(id);
+            }
+        }
+        let by_id: HashMap<Id, Record> = load(&conn, &ids)?.into_iter().collect();
+        Ok(ids
+            .iter()
+            .filter_map(|id| by_id.get(id))
+            .filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
+            .map(|r| Hit {
+                address: r.address,
+                body: r.body.clone(),
+                score: 1.0,
+                matched_fields: Vec::new(),
+                index: r.snapshot(),
+            })
+            .collect())
     }
 
     /// `search` (§28.4): BM25 over the persisted text postings, with the

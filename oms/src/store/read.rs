@@ -73,6 +73,26 @@ impl Store {
         )
     }
 
+    /// The grains among `addresses` that `q`'s view and filters admit, in the order given,
+    /// scored 1.0 (its sort, limit and cursor do not apply): how candidates found elsewhere (a
+    /// vector index, CAL §16.4) are confined to what the query may see, without a query each.
+    /// Not an access.
+    pub fn admit(&self, q: &Query, addresses: &[ContentAddress]) -> Vec<Hit> {
+        let inner = self.read();
+        addresses
+            .iter()
+            .filter_map(|a| inner.by_addr(a))
+            .filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
+            .map(|r| Hit {
+                address: r.address,
+                body: r.body.clone(),
+                score: 1.0,
+                matched_fields: Vec::new(),
+                index: r.snapshot(),
+            })
+            .collect()
+    }
+
     /// When reads count as accesses, the time to record them at.
     fn touch_time(&self) -> Option<i64> {
         self.config.track_access.then(|| self.now())
