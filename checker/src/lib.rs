@@ -102,7 +102,8 @@ impl Analysis {
 /// that repeats a syntax error is dropped (inside its span, a missing part
 /// before it, a word fragment split off by a stray letter: the recovered tree
 /// is only a guess there); every diagnostic with a
-/// `replacement` gets an `example` showing its query with the fix applied.
+/// `replacement` gets an `example` showing its query with that fix and every other
+/// machine-applicable fix of the query applied (no example repeats another typo).
 pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     let parsed = cal_parser::parse_document(text);
     let mut diagnostics = parsed.diagnostics;
@@ -148,6 +149,11 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
         )
         .with_suggestion("Fix the problems listed first; the rest are reported once fewer remain.");
         diagnostics.push(summary);
+    }
+    if let Some(doc) = &parsed.ast {
+        for query in &doc.queries {
+            cal_grammar::complete_examples_together(&mut diagnostics, text, query.span);
+        }
     }
     sort_diagnostics(&mut diagnostics);
     diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
