@@ -70,8 +70,9 @@ fn neovim_shows_the_diagnostic_of_a_broken_file() {
     std::fs::write(&file, "RECALL belifs WHERE subject = \"alice\"\n").unwrap();
     let result = dir.path().join("diagnostics.txt");
     let bin = Path::new(env!("CARGO_BIN_EXE_cal")).parent().unwrap().to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())))
-        .unwrap();
+    let path =
+        std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())))
+            .unwrap();
     let out = Command::new("nvim")
         .args(["--headless", "-n", "-i", "NONE", "-u"])
         .arg(repo().join("editors/nvim/cal.lua"))

@@ -142,12 +142,12 @@ impl Diagnostic {
     /// would have been accepted here, the valid values, or the code's [`advice`]: always
     /// something to do, never a bare pointer to the spec or an internal name.
     pub fn suggestion_or_default(&self) -> String {
-        /// How many expected tokens or valid values a sentence lists before "…".
+        /// How many expected tokens or valid values a sentence lists before "and N more".
         const SHOWN: usize = 8;
         fn list(items: &[String], last: &str) -> String {
             let shown: Vec<&str> = items.iter().take(SHOWN).map(String::as_str).collect();
             match shown.as_slice() {
-                _ if items.len() > SHOWN => format!("{}, …", shown.join(", ")),
+                _ if items.len() > SHOWN => format!("{} and {} more", shown.join(", "), items.len() - SHOWN),
                 [init @ .., tail] if !init.is_empty() => format!("{}{last}{tail}", init.join(", ")),
                 _ => shown.join(""),
             }
