@@ -132,6 +132,17 @@ fn issue_21_examples() {
         ("RECALL beliefs | LIM IT 5", "Did you mean `LIMIT`? It is one word.", "RECALL beliefs | LIMIT 5"),
         ("RECALL consent", "Did you mean \"consents\"? RECALL takes the plural form.", "RECALL consents"),
         (
+            "RECALL beliefs | ORDER confidence DESC",
+            "ORDER is always followed by BY: `ORDER BY confidence`.",
+            "RECALL beliefs | ORDER BY confidence DESC",
+        ),
+        // A keyword split in two, where no query could be read: the stretch is the example.
+        (
+            r#"SUPER SEDE sha256:a1b2c3d4 SET confidence = 0.5 REASON "checked""#,
+            "Did you mean `SUPERSEDE`? It is one word.",
+            r#"SUPERSEDE sha256:a1b2c3d4 SET confidence = 0.5 REASON "checked""#,
+        ),
+        (
             r#"RECALL events WHERE goal_state = "active""#,
             "Query goals (`RECALL goals …`) to use `goal_state`, or use a field of events.",
             r#"RECALL goals WHERE goal_state = "active""#,

@@ -242,7 +242,9 @@ pub fn complete_examples_together(diagnostics: &mut [Diagnostic], source: &str, 
         let mut edits: Vec<(Span, &str)> = vec![(own.0, own.1.as_str())];
         let overlaps = |a: Span, b: Span| a.start < b.end && b.start < a.end || a == b;
         edits.extend(fixes.iter().filter(|(s, _)| !overlaps(*s, own.0)).map(|(s, t)| (*s, t.as_str())));
-        if let Some(example) = apply_edits(source, query_span, &edits).filter(|e| !e.is_empty()) {
+        // Only comments left (a stray `;` removed) is no example.
+        let has_query = |e: &String| e.lines().any(|l| !l.trim().is_empty() && !l.trim_start().starts_with("--"));
+        if let Some(example) = apply_edits(source, query_span, &edits).filter(has_query) {
             d.example = Some(example);
         }
     }

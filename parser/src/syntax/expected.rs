@@ -389,6 +389,12 @@ fn add_hint(d: Diagnostic, exp: Expected, found: &Found<'_>, text: &str, src: &s
                 d.with_suggestion("Separate queries in a document with `;`.").with_replacement(format!("; {text}"))
             }
         }
+        // `ORDER confidence`, `GROUP subject`: the BY is missing.
+        Some(Token::Ident(_)) if only(Token::Kw(Keyword::By)) && matches!(prev, Some(Token::Kw(Keyword::Order | Keyword::Group))) => {
+            let kw = if prev == Some(Token::Kw(Keyword::Order)) { Keyword::Order } else { Keyword::Group };
+            d.with_suggestion(format!("{} is always followed by BY: `{} BY {text}`.", kw.as_str(), kw.as_str()))
+                .with_replacement(format!("BY {text}"))
+        }
         Some(Token::Ident(word)) if exp.has(Expect::Clause) && GrainType::from_plural(word).is_some() => {
             d.with_suggestion("The grain type comes right after RECALL (or RECALL MY), before the clauses.")
         }
