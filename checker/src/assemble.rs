@@ -90,7 +90,7 @@ fn scope(sources: &[Source]) -> Scope {
     };
     // Profile tags are per source; a domain field in dedup(…) is only warned about when no
     // source can be told to select its profile, which the field check cannot see here.
-    Scope { grain, profiles: Profiles::Unknown }
+    Scope { grain, profiles: Profiles::Unknown, grain_slot: None }
 }
 
 fn budget(cx: &mut Checker<'_>, b: &Budget) {

@@ -133,6 +133,8 @@ pub(crate) trait Amend {
     fn valid<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, v: I) -> &mut Self;
     /// Adds a secondary label.
     fn note(&mut self, span: Span, s: impl Into<String>) -> &mut Self;
+    /// Sets the edit elsewhere that the example is built from (`Diagnostic::rewrite`).
+    fn rewrite(&mut self, span: Span, s: impl Into<String>) -> &mut Self;
 }
 
 impl Amend for Diagnostic {
@@ -158,6 +160,11 @@ impl Amend for Diagnostic {
 
     fn note(&mut self, span: Span, s: impl Into<String>) -> &mut Self {
         self.labels.push(cal_grammar::Label { span, message: s.into() });
+        self
+    }
+
+    fn rewrite(&mut self, span: Span, s: impl Into<String>) -> &mut Self {
+        self.rewrite = Some((span, s.into()));
         self
     }
 }

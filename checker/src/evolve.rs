@@ -35,7 +35,7 @@ pub(crate) fn check_add<'q>(cx: &mut Checker<'q>, a: &'q Add) {
             ),
         )
         .help("Events, actions, states and the other types are records the system writes itself.")
-        .example("ADD belief SET subject = \"alice\" SET relation = \"mg:did\" SET object = \"…\" REASON \"…\"")
+        .example("ADD belief SET subject = \"alice\" SET relation = \"mg:did\" SET object = \"signup\" REASON \"seen in the event log\"")
         .valid(addable);
     }
     let allowed: Vec<&'static EvolveField> = fields::add_fields(g).collect();

@@ -10,6 +10,7 @@
 use crate::context::{Amend, Checker};
 use crate::render::code_list;
 use crate::values::Typed;
+use cal_grammar::Span;
 use cal_grammar::fields::{self, DomainProfile, FieldInfo, FieldResolution};
 use cal_grammar::suggest::did_you_mean;
 use cal_grammar::{Code, GrainType};
@@ -92,6 +93,9 @@ pub(crate) struct Scope {
     pub grain: Option<GrainTypeRef>,
     /// The profile tags selected.
     pub profiles: Profiles,
+    /// Where a grain type would be declared (just after `RECALL` or `MY`), when there is
+    /// such a place: examples for a field that needs a grain type insert one there.
+    pub grain_slot: Option<Span>,
 }
 
 /// What a field name resolved to.
@@ -138,7 +142,7 @@ fn resolve_rest<'q>(cx: &mut Checker<'q>, scope: &Scope, field: &'q FieldRef, us
         FieldResolution::Common(f) | FieldResolution::TypeSpecific(f) => Resolved::Field(f),
         FieldResolution::Domain { profile: Some(p), field: info } => {
             if !scope.profiles.has(p.tag) {
-                domain_without_profile(cx, p, field);
+                domain_without_profile(cx, p, field, use_);
             }
             info.map_or(Resolved::Domain(Typed::domain(name)), Resolved::Field)
         }
@@ -154,7 +158,7 @@ fn resolve_rest<'q>(cx: &mut Checker<'q>, scope: &Scope, field: &'q FieldRef, us
             return Resolved::Bad;
         }
         FieldResolution::NeedsGrainType { owners } => {
-            needs_grain_type(cx, field, &owners, use_);
+            needs_grain_type(cx, scope, field, &owners, use_);
             return Resolved::Bad;
         }
         FieldResolution::Unknown => {
@@ -207,15 +211,7 @@ fn incapable(cx: &mut Checker<'_>, grain: Option<GrainType>, field: &FieldRef, f
     );
     d.help(format!("{} takes {}.", use_.clause(), code_list(&valid)));
     if let Some(first) = valid.first() {
-        let example = match use_ {
-            Use::Sort => format!("| ORDER BY {first} DESC"),
-            Use::Group => format!("| GROUP BY {first}"),
-            Use::Select => format!("| SELECT {first}"),
-            Use::Project => format!("| PROJECT attr({first})"),
-            Use::Dedup => format!("WITH dedup({first})"),
-            Use::Where => String::new(),
-        };
-        d.example(example);
+        d.rewrite(field.span, *first);
     }
     d.valid(valid);
 }
@@ -250,7 +246,7 @@ fn not_on_grain_type(cx: &mut Checker<'_>, scope: &Scope, field: &FieldRef, owne
         Code::E060,
         field.span,
         format!(
-            "`{}` is not a field of {}; it belongs to {} (FieldNotOnGrainType).",
+            "`{}` is not a field of {}; it belongs to {}.",
             field.name,
             declared.grain_type.plural(),
             crate::render::or_list(&owner_names)
@@ -262,21 +258,24 @@ fn not_on_grain_type(cx: &mut Checker<'_>, scope: &Scope, field: &FieldRef, owne
         declared.grain_type.plural()
     ))
     .note(declared.span, format!("{} declared here", declared.grain_type.plural()))
-    .example(format!("RECALL {first_owner} WHERE {} = …", field.name))
+    .rewrite(declared.span, first_owner)
     .valid(valid);
 }
 
-fn needs_grain_type(cx: &mut Checker<'_>, field: &FieldRef, owners: &[GrainType], use_: Use) {
+fn needs_grain_type(cx: &mut Checker<'_>, scope: &Scope, field: &FieldRef, owners: &[GrainType], use_: Use) {
     let owner = owners.first().map_or("events", |g| g.plural());
     let valid = valid_names(None, use_);
-    cx.error(
-        Code::E061,
-        field.span,
-        format!("`{}` is a field of {owner}; it can only be used after declaring that grain type.", field.name),
-    )
-    .help(format!("Write `RECALL {owner} …` to unlock the fields of {owner} (§6.2)."))
-    .example(format!("RECALL {owner} WHERE {} = …", field.name))
-    .valid(valid);
+    let d = cx
+        .error(
+            Code::E061,
+            field.span,
+            format!("`{}` is a field of {owner}; it can only be used after declaring that grain type.", field.name),
+        )
+        .help(format!("Write `RECALL {owner}` to unlock the fields of {owner} (§6.2)."))
+        .valid(valid);
+    if let Some(slot) = scope.grain_slot {
+        d.rewrite(slot, format!(" {owner}"));
+    }
 }
 
 fn unknown_prefix(cx: &mut Checker<'_>, field: &FieldRef) {
@@ -298,17 +297,21 @@ fn unknown_prefix(cx: &mut Checker<'_>, field: &FieldRef) {
     d.valid(prefixes);
 }
 
-fn domain_without_profile(cx: &mut Checker<'_>, p: &DomainProfile, field: &FieldRef) {
-    cx.error(
-        Code::W002,
-        field.span,
-        format!(
-            "`{}` is a {} field, but this query does not select `{}` grains.",
-            field.name,
-            p.domain.to_lowercase(),
-            p.tag
-        ),
-    )
-    .help(format!("Add `tags INCLUDE [\"{}\"]` to the WHERE clause (§12.1).", p.tag))
-    .example(format!("RECALL WHERE tags INCLUDE [\"{}\"] AND {} = …", p.tag, field.name));
+fn domain_without_profile(cx: &mut Checker<'_>, p: &DomainProfile, field: &FieldRef, use_: Use) {
+    let d = cx
+        .error(
+            Code::W002,
+            field.span,
+            format!(
+                "`{}` is a {} field, but this query does not select `{}` grains.",
+                field.name,
+                p.domain.to_lowercase(),
+                p.tag
+            ),
+        )
+        .help(format!("Add `tags INCLUDE [\"{}\"]` to the WHERE clause (§12.1).", p.tag));
+    // In a condition the profile test goes just before it, and the example is the query so.
+    if use_ == Use::Where {
+        d.rewrite(Span::empty(field.span.start as usize), format!("tags INCLUDE [\"{}\"] AND ", p.tag));
+    }
 }

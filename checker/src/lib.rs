@@ -104,7 +104,8 @@ impl Analysis {
 /// that repeats a syntax error is dropped (inside its span, a missing part
 /// before it, a word fragment split off by a stray letter: the recovered tree
 /// is only a guess there); every diagnostic with a
-/// `replacement` gets an `example` showing its query with the fix applied.
+/// `replacement` gets an `example` showing its query with that fix and every other
+/// machine-applicable fix of the query applied (no example repeats another typo).
 pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     let parsed = cal_parser::parse_document(text);
     let mut diagnostics = parsed.diagnostics;
@@ -151,9 +152,52 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
         .with_suggestion("Fix the problems listed first; the rest are reported once fewer remain.");
         diagnostics.push(summary);
     }
+    if let Some(doc) = &parsed.ast {
+        for query in &doc.queries {
+            cal_grammar::complete_examples_together(&mut diagnostics, text, query.span);
+        }
+    }
+    // A fix in a stretch the parser could not read as a query (`SUPER SEDE …`): its example
+    // is that stretch, between the `;`s around it, with the fixes applied.
+    let unread: Vec<Span> = diagnostics
+        .iter()
+        .filter(|d| d.example.is_none() && d.replacement.is_some())
+        .map(|d| stretch(text, d.span))
+        .collect();
+    for s in unread {
+        cal_grammar::complete_examples_together(&mut diagnostics, text, s);
+    }
     sort_diagnostics(&mut diagnostics);
     diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     Analysis { document: parsed.ast, diagnostics }
+}
+
+/// The text between the `;` before `span` and the `;` after it (or the ends of the text),
+/// counting only the `;` outside strings and comments: where a query the parser could not
+/// read lies.
+fn stretch(text: &str, span: Span) -> Span {
+    let (mut from, mut to) = (0, text.len());
+    let (mut in_string, mut in_comment, mut escaped) = (false, false, false);
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\n' if in_comment => in_comment = false,
+            _ if in_comment => {}
+            b'\\' if in_string => escaped = !escaped,
+            b'"' if !escaped => in_string = !in_string,
+            b'-' if !in_string && bytes.get(i + 1) == Some(&b'-') => in_comment = true,
+            b';' if !in_string && i < span.start as usize => from = i + 1,
+            b';' if !in_string && i >= span.end as usize => {
+                to = i;
+                break;
+            }
+            _ => {}
+        }
+        if b != b'\\' {
+            escaped = false;
+        }
+    }
+    Span::new(from, to)
 }
 
 /// Whether a check finding at `span` only repeats a syntax error of its query

@@ -96,7 +96,6 @@ pub(crate) fn check<'q>(cx: &mut Checker<'q>, scope: &Scope, r: &'q Recall) -> O
                         format!("{} needs belief input; this RECALL reads {}.", ex.as_str(), g.grain_type.plural()),
                     )
                     .help("Extract subjects and objects from `RECALL beliefs`, or use HASHES for content addresses.")
-                    .example(format!("RECALL beliefs WHERE … | {}", ex.as_str()))
                     .note(g.span, format!("{} declared here", g.grain_type.plural()));
                 }
                 out = Output::Values(*ex);

@@ -7,6 +7,7 @@ use crate::context::{Amend, Checker, Output};
 use crate::fields::{Profiles, Scope};
 use crate::values::{Typed, Want, check_limit, check_value};
 use crate::{operators, pipeline, shortcuts, with};
+use cal_grammar::Span;
 use cal_grammar::fields::names;
 use cal_grammar::{Code, fields};
 use cal_parser::ast::{Recall, TargetKind, Test, ThreadKind, ValueKind};
@@ -41,7 +42,10 @@ impl Site {
 
 /// Checks a RECALL and returns what it yields.
 pub(crate) fn check_recall<'q>(cx: &mut Checker<'q>, r: &'q Recall, site: Site) -> Output {
-    let scope = Scope { grain: r.grain_type, profiles: profiles(cx, r) };
+    // `RECALL` is six letters whatever its case; after `MY` when that is written.
+    let slot = r.my.map_or(r.span.start as usize + "RECALL".len(), |m| m.end as usize);
+    let grain_slot = r.grain_type.is_none().then(|| Span::empty(slot));
+    let scope = Scope { grain: r.grain_type, profiles: profiles(cx, r), grain_slot };
     shortcuts::check(cx, r);
     if let Some(w) = &r.where_clause {
         for c in &w.conditions {

@@ -146,10 +146,7 @@ fn pair<'c>(cx: &'c mut Checker<'_>, a: (&str, Span), b: (&str, Span), help: Str
     cx.error(
         Code::E060,
         second.1,
-        format!(
-            "{} cannot be combined with {}: together they are ambiguous (AmbiguousShortcut, §9.8).",
-            second.0, first.0
-        ),
+        format!("{} cannot be combined with {}: together they are ambiguous (§9.8).", second.0, first.0),
     )
     .help(help)
     .note(first.1, format!("{} is here", first.0))

@@ -215,31 +215,15 @@ fn label_text(d: &Diagnostic) -> String {
     title_words(d.code)
 }
 
-/// The help a person is shown: the diagnostic's suggestion; without one, what would have
-/// been accepted there, or the spec section in words — not the internal name that §22.1's
-/// mandatory JSON `suggestion` falls back to ("See CAL spec §4 (UnexpectedToken).").
+/// The help a person is shown: the diagnostic's suggestion; without one, a pointer to the
+/// valid values listed below the frame, else what §22.1's JSON `suggestion` says
+/// ([`Diagnostic::suggestion_or_default`]: what would have been accepted, or the code's
+/// advice) — the same words for people and programs.
 fn help_text(d: &Diagnostic) -> String {
-    if let Some(s) = &d.suggestion {
-        return s.clone();
-    }
-    const SHOWN: usize = 8;
-    if !d.valid_values.is_empty() {
+    if d.suggestion.is_none() && !d.valid_values.is_empty() {
         return "Use one of the valid values below.".to_string();
     }
-    if !d.expected.is_empty() {
-        let mut list = d.expected.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
-        if d.expected.len() > SHOWN {
-            list.push_str(", …");
-        }
-        return format!("Expected here: {list}.");
-    }
-    let info = d.code.info();
-    let words = title_words(d.code);
-    if words == "here" {
-        format!("See CAL spec §{}.", info.section)
-    } else {
-        format!("See CAL spec §{} ({words}).", info.section)
-    }
+    d.suggestion_or_default()
 }
 
 /// The longest message clause used as a label.
@@ -295,9 +279,9 @@ mod tests {
     #[test]
     fn help_without_a_suggestion_says_what_would_do() {
         let bare = Diagnostic::new(Code::E002, Span::new(0, 1), "Unexpected `x`.");
-        assert_eq!(help_text(&bare), "See CAL spec §4 (unexpected token).");
+        assert_eq!(help_text(&bare), cal_grammar::advice::advice(Code::E002));
         let expected = bare.clone().with_expected(vec!["WHERE".into(), "|".into()]);
-        assert_eq!(help_text(&expected), "Expected here: WHERE, |.");
+        assert_eq!(help_text(&expected), "Write WHERE or | at this point.");
         let valid = bare.with_valid_values(["beliefs", "goals"]);
         assert_eq!(help_text(&valid), "Use one of the valid values below.");
     }

@@ -98,7 +98,7 @@ pub fn github(checked: &[Checked]) -> String {
             out.push_str(&format!(
                 "::{level} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}\n",
                 gh_escape(&c.name, true),
-                gh_escape(&format!("{} {}", d.code, d.code.info().title), true),
+                gh_escape(&annotation_title(d.code), true),
                 gh_escape(&format!("{} {}", d.message, d.suggestion_or_default()), false),
             ));
         }
@@ -176,4 +176,13 @@ pub fn sarif(checked: &[Checked]) -> Value {
             "results": results,
         }],
     })
+}
+
+/// A GitHub annotation's title: the code and what it means in words (`CAL-E043 too many
+/// evolve operations`), never the registry's internal name (`AmbiguousShortcut`).
+fn annotation_title(code: cal_grammar::Code) -> String {
+    match crate::render::title_words(code).as_str() {
+        "here" => code.to_string(),
+        words => format!("{code} {words}"),
+    }
 }

@@ -1,6 +1,7 @@
 //! `cal repl`: read from a pipe it runs a script, line by line, with the commands `:help`
 //! advertises; on a terminal (driven through tmux) it edits lines, recalls the last query
-//! with Up, survives Ctrl-C, leaves on Ctrl-D and keeps its history in a file.
+//! with Up, survives Ctrl-C (dropping the line typed, or cancelling the query running),
+//! leaves on Ctrl-D and keeps its history in a file.
 
 mod common;
 
@@ -173,4 +174,86 @@ fn on_a_terminal_up_recalls_ctrl_c_cancels_and_the_history_is_kept() {
     assert!(lines.contains(&"RECALL beliefs RECENT 3;"), "{kept}");
     assert!(lines.iter().any(|l| l.starts_with("RECALL beliefs<\\n>RECENT 2")), "multi-line entry: {kept}");
     assert!(!lines.contains(&"RECALL bel"), "a cancelled line is not history: {kept}");
+}
+
+/// A memory whose MMR diversity over every grain takes seconds: `n` beliefs packed into a `.mg`.
+fn slow_memory(dir: &Path, n: usize) -> PathBuf {
+    let jsonl = dir.join("grains.jsonl");
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!(
+            r#"{{"type":"belief","subject":"person-{i}","relation":"prefers","object":"object number {i} of a memory large enough to be slow","confidence":0.5,"created_at":{}}}"#,
+            1_700_000_000_000_i64 + i as i64
+        ));
+        text.push('\n');
+    }
+    std::fs::write(&jsonl, text).expect("grains written");
+    let mg = dir.join("slow.mg");
+    let out = common::cal(&["mg", "pack", mg.to_str().unwrap(), "--jsonl", jsonl.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    mg
+}
+
+/// Ctrl-C while a query runs cancels that query (CAL-E082 inside, "cancelled" on the screen),
+/// and the session goes on: the next query is answered, Ctrl-D leaves with status 0.
+#[test]
+fn on_a_terminal_ctrl_c_cancels_the_running_query_and_the_repl_goes_on() {
+    if !tmux_available() {
+        assert!(std::env::var_os("CI").is_none(), "CI must have tmux for the REPL test");
+        eprintln!("skipped: tmux is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let memory = slow_memory(dir.path(), 40_000);
+    let status = dir.path().join("status");
+    let tmux = Tmux { socket: format!("cal-repl-cancel-{}", std::process::id()) };
+    // Ctrl-C reaches the whole foreground group, the wrapping shell too: it traps SIGINT (a
+    // trap, unlike an ignored signal, is not inherited) so that it lives to write the status.
+    let script = r#"trap : INT; "$0" repl --no-history --store "$1"; echo "exit $?" > "$2""#;
+    let out = Command::new("tmux")
+        .args(["-L", &tmux.socket, "-f", "/dev/null", "new-session", "-d", "-s", "repl", "-x", "120", "-y", "40"])
+        .args(["sh", "-c", script, env!("CARGO_BIN_EXE_cal")])
+        .arg(&memory)
+        .arg(&status)
+        .output()
+        .expect("tmux starts");
+    assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+    // Loading 40,000 grains in a debug build on a busy machine: be patient (nothing is timed).
+    let start = Instant::now();
+    while last_line(&tmux.screen()) != "cal>" {
+        assert!(start.elapsed() < Duration::from_secs(300), "no prompt:\n{}", tmux.screen());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    // Diversity over every grain runs for seconds (up to the 5 s query timeout). Ctrl-C is
+    // sent until the REPL says the query was cancelled: one that arrives before the query
+    // starts finds nothing to cancel and is ignored.
+    tmux.keys(&["RECALL beliefs WITH diversity(mmr, lambda = 0.5) | LIMIT 1000\\;", "Enter"]);
+    let start = Instant::now();
+    let screen = loop {
+        std::thread::sleep(Duration::from_millis(300));
+        let screen = tmux.screen();
+        if screen.contains("-- cancelled") || screen.contains("time limit") || screen.contains("-- recall:") {
+            break screen;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no answer:\n{screen}");
+        tmux.keys(&["C-c"]);
+    };
+    assert!(screen.contains("-- cancelled (Ctrl-C)"), "the query was not cancelled:\n{screen}");
+    tmux.wait("the prompt after cancelling", |s| last_line(s) == "cal>");
+
+    // The session goes on: the next query is answered.
+    tmux.keys(&["RECALL beliefs RECENT 1\\;", "Enter"]);
+    let screen = tmux.wait("the answer after the cancelled query", |s| {
+        s.matches("-- recall:").count() == 1 && last_line(s) == "cal>"
+    });
+    assert!(screen.contains("1 shown of"), "{screen}");
+    tmux.keys(&["C-d"]);
+    // Dropping 40,000 grains takes a while too.
+    let start = Instant::now();
+    while !std::fs::read_to_string(&status).is_ok_and(|t| t.ends_with('\n')) {
+        assert!(start.elapsed() < Duration::from_secs(120), "the REPL did not leave:\n{}", tmux.screen());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(std::fs::read_to_string(&status).unwrap().trim(), "exit 0");
 }

@@ -1,4 +1,5 @@
-// The CAL extension: starts `cal lsp` on stdio for .cal files.
+// The CAL extension: starts `cal lsp` on stdio for .cal files. Bundled with esbuild into
+// dist/extension.js (`npm run bundle`, run by `vsce package`).
 "use strict";
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
@@ -6,8 +7,10 @@ const { LanguageClient } = require("vscode-languageclient/node");
 let client;
 
 function activate(context) {
-  const command = vscode.workspace.getConfiguration("cal").get("server.path", "cal");
-  const server = { command, args: ["lsp"] };
+  // The defaults live in package.json (`cal.server.path`, `cal.server.args`): the packaging
+  // test starts exactly that command.
+  const config = vscode.workspace.getConfiguration("cal");
+  const server = { command: config.get("server.path"), args: config.get("server.args") };
   client = new LanguageClient(
     "cal",
     "CAL language server",

@@ -10,6 +10,7 @@
 //!
 //! This crate depends on no other crate of the workspace.
 
+pub mod advice;
 pub mod binding;
 pub mod codes;
 pub mod diagnostic;
@@ -28,7 +29,7 @@ pub mod vocab;
 pub mod with;
 
 pub use codes::{Code, CodeInfo, Phase, Severity};
-pub use diagnostic::{Diagnostic, Label, sort_diagnostics};
+pub use diagnostic::{Diagnostic, Label, apply_edits, complete_examples_together, sort_diagnostics};
 pub use span::{LineIndex, Position, Span};
 pub use vocab::*;
 

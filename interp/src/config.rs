@@ -155,6 +155,9 @@ pub struct ExecOptions {
     pub cursor: Option<String>,
     /// Which agent generated the query, for the audit entry (§21 `agent_id`).
     pub agent_id: Option<String>,
+    /// Cancels the execution from elsewhere (the REPL's Ctrl-C): the query stops at its next
+    /// look at the clock and answers CAL-E082 (docs/spec-decisions-cli.md, L7).
+    pub cancel: Option<crate::stream::CancelToken>,
 }
 
 impl ExecOptions {

@@ -55,21 +55,34 @@ pub enum Resolved {
 
 /// The query timeout, checked between steps (§17.3, CAL-E031). A single store
 /// operation is not interrupted; the check runs before and after each.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Deadline {
     start: Instant,
     limit: Duration,
     code: Code,
+    cancel: Option<crate::stream::CancelToken>,
 }
 
 impl Deadline {
     /// A deadline `ms` from now, reported with `code` (E031, or E075 for ASSEMBLE).
     pub fn new(ms: u64, code: Code) -> Self {
-        Deadline { start: Instant::now(), limit: Duration::from_millis(ms), code }
+        Deadline { start: Instant::now(), limit: Duration::from_millis(ms), code, cancel: None }
     }
 
-    /// CAL-E031 (or E075) once the time is up.
+    /// The same deadline, also ended early by `cancel` ([`crate::ExecOptions::cancel`]):
+    /// every place that looks at the clock then stops the query.
+    pub fn with_cancel(mut self, cancel: Option<crate::stream::CancelToken>) -> Self {
+        self.cancel = cancel;
+        self
+    }
+
+    /// CAL-E031 (or E075) once the time is up; CAL-E082 once cancelled.
     pub fn check(&self) -> Result<(), Diagnostic> {
+        if let Some(c) = self.cancel.as_ref().filter(|c| c.is_cancelled()) {
+            let why = c.reason().unwrap_or_else(|| "cancelled".into());
+            return Err(Diagnostic::new(Code::E082, Span::default(), format!("The query was cancelled: {why}."))
+                .with_suggestion("Run it again to get its answer; narrow it if it takes too long."));
+        }
         if self.start.elapsed() >= self.limit {
             let what = if self.code == Code::E075 { "ASSEMBLE" } else { "The query" };
             return Err(Diagnostic::new(

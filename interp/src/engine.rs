@@ -93,7 +93,7 @@ impl<F: ReadFacade> Interpreter<F> {
             config: &self.config,
             opts,
             lets: BTreeMap::new(),
-            deadline: Deadline::new(timeout.0, timeout.1),
+            deadline: Deadline::new(timeout.0, timeout.1).with_cancel(opts.cancel.clone()),
             stats: Stats::default(),
             query_hash: envelope::query_hash(query),
             stream,

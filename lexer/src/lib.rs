@@ -248,7 +248,7 @@ fn malformed<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
             } else if digits.ends_with('.') && digits.matches('.').count() == 1 {
                 d = d.with_replacement(format!("{text}0"));
             } else {
-                d = d.with_example("WHERE confidence >= 0.8");
+                d = d.with_example("RECALL beliefs WHERE confidence >= 0.8");
             }
             (d, text.len())
         }
@@ -291,7 +291,9 @@ fn malformed<'s>(src: &'s str, start: usize, out: &mut Lexed<'s>) -> usize {
             }
             let mut d = Diagnostic::new(Code::E002, span, format!("Unexpected character `{}`.", c.escape_debug()));
             d = match c {
-                '$' => d.with_suggestion("Parameters are written `$name`.").with_example("WHERE user_id = $user"),
+                '$' => d
+                    .with_suggestion("Parameters are written `$name`.")
+                    .with_example("RECALL beliefs WHERE user_id = $user"),
                 '!' => d.with_suggestion("The not-equal operator is `!=`."),
                 '&' => d.with_suggestion("Combine conditions with AND."),
                 '\'' => d.with_suggestion("Strings use double quotes: \"…\"."),

@@ -57,7 +57,7 @@ pub(crate) fn section_body<'s>(src: &'s str, after_kw: usize, kw: Keyword, out: 
                     format!("The {} section is never closed: no matching `}}`.", kw.as_str()),
                 )
                 .with_suggestion("Close the section with `}`; literal braces inside a section must be balanced.")
-                .with_example("ELEMENT { - {{grain.content}} }"),
+                .with_example("DEFINE TEMPLATE t EXTENDS readable ELEMENT { - {{grain.content}} }"),
             );
             Some(src.len())
         }

@@ -199,11 +199,11 @@ fn symbols_list_queries_lets_and_sources() {
 }
 
 #[test]
-fn diagnostics_carry_code_links_and_suggestions() {
+fn diagnostics_cite_their_section_and_carry_suggestions() {
     let doc = Document::new("RECALL facts", 1);
     let d = &engine::diagnostics::diagnostics(&doc)[0];
     assert_eq!(d.code, "CAL-E003");
-    assert!(d.href.ends_with("#section-5.1"));
+    assert_eq!(d.cites, "CAL spec §5.1 (Grain Types (Closed Set))");
     assert!(d.message.contains('\n'), "{}", d.message);
 }
 

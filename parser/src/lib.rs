@@ -57,7 +57,7 @@ pub fn parse_query_bytes(bytes: &[u8]) -> Parsed<Query> {
 /// Parses one query. Over 8,192 bytes is CAL-E001 without further work (§17.3);
 /// only whitespace and comments is CAL-E014.
 pub fn parse_query(text: &str) -> Parsed<Query> {
-    if let Some(d) = check_length(text, Span::new(0, text.len())) {
+    if let Some(d) = check_length(Span::new(0, text.len())) {
         return Parsed { ast: None, diagnostics: vec![d] };
     }
     let lexed = lex_into(text, recycle(TOKENS.take()));
@@ -109,7 +109,7 @@ pub fn parse_document(text: &str) -> Parsed<Document> {
     let (queries, mut diagnostics) = syntax::document(text, (&lexed.tokens, lexed.plain), lexed.diagnostics);
     keep_tokens(lexed.tokens);
     for q in &queries {
-        diagnostics.extend(check_length(text, q.span));
+        diagnostics.extend(check_length(q.span));
         for d in &mut diagnostics {
             if d.span.start >= q.span.start && d.span.end <= q.span.end {
                 d.complete_example(text, q.span);

@@ -157,6 +157,7 @@ impl Session {
             timing: if args.no_timing { Timing::Fixed(0) } else { Timing::Measured },
             cursor: None,
             agent_id: args.agent.clone(),
+            cancel: None,
         };
         let mut config = InterpConfig {
             namespace: args.namespace.clone(),

@@ -2,7 +2,6 @@
 //! with its suggestion, and the secondary labels as related locations.
 
 use super::Document;
-use super::docs;
 use cal_grammar::display::escape_for_display;
 use cal_grammar::{Diagnostic, Severity, Span};
 
@@ -13,8 +12,10 @@ pub struct EditorDiagnostic {
     pub span: Span,
     /// `CAL-E003`.
     pub code: &'static str,
-    /// The spec section that defines the rule, as a link.
-    pub href: String,
+    /// The spec section that defines the rule, cited in words (`CAL spec §5.1 (Grain
+    /// Types (Closed Set))`): there is no published copy to link to, so the protocol's
+    /// `codeDescription` link is left out (docs/spec-decisions-cli.md, L6).
+    pub cites: String,
     /// Error or warning.
     pub severity: Severity,
     /// Message, then the suggestion on its own line.
@@ -29,14 +30,13 @@ pub struct EditorDiagnostic {
 pub fn convert(d: &Diagnostic) -> EditorDiagnostic {
     let info = d.code.info();
     let mut message = escape_for_display(&d.message).into_owned();
-    if let Some(s) = &d.suggestion {
-        message.push('\n');
-        message.push_str(&escape_for_display(s));
-    }
+    // §22.1's suggestion, which every error has (the code's advice when nothing specific is known).
+    message.push('\n');
+    message.push_str(&escape_for_display(&d.suggestion_or_default()));
     EditorDiagnostic {
         span: d.span,
         code: info.code,
-        href: docs::section_url(info.section),
+        cites: super::spec_sections::cite(info.section),
         severity: d.severity,
         message,
         related: d.labels.iter().map(|l| (l.span, escape_for_display(&l.message).into_owned())).collect(),

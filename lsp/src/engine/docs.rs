@@ -9,14 +9,7 @@ use cal_grammar::templates::TemplateVariable;
 use cal_grammar::{Code, FormatName, GrainType, Keyword, RelationCategory, fields};
 use std::fmt::Write as _;
 
-/// Where the diagnostics' code links and the "§" references of hovers point. The
-/// specification is published with the toolchain; `#section-N` anchors each section.
-pub const SPEC_URL: &str = "https://example.invalid/cal-toolchain/spec/CAL-1.0#section-";
-
-/// The link target of a spec section.
-pub fn section_url(section: &str) -> String {
-    format!("{SPEC_URL}{section}")
-}
+use super::spec_sections::cite;
 
 /// The EBNF productions that use `term`, as a fenced block (at most `max`).
 pub fn grammar_block(term: &str, max: usize) -> String {
@@ -79,7 +72,7 @@ pub fn field(f: &FieldInfo) -> String {
     if !flags.is_empty() {
         let _ = writeln!(s, "- {}", flags.join(", "));
     }
-    let _ = write!(s, "\nCAL spec [§{}]({})", f.section, section_url(f.section));
+    let _ = write!(s, "\n{}", cite(f.section));
     s
 }
 
@@ -101,7 +94,7 @@ pub fn grain_type(g: GrainType) -> String {
     } else {
         let _ = write!(s, "\n\nFields of its own: {}", own.join(", "));
     }
-    let _ = write!(s, "\n\nCAL spec [§5.1]({}), [§6.3]({})", section_url("5.1"), section_url("6.3"));
+    let _ = write!(s, "\n\n{} · {}", cite("5.1"), cite("6.3"));
     s
 }
 
@@ -118,7 +111,7 @@ pub fn relation(r: &MgRelation) -> String {
     if let Some(cat) = r.category.shortcut() {
         let _ = write!(s, "\n\nSelected by `relation IS {}`", cat.as_str());
     }
-    let _ = write!(s, "\n\nCAL spec [§7.1]({})", section_url("7.1"));
+    let _ = write!(s, "\n\n{}", cite("7.1"));
     s
 }
 
@@ -126,11 +119,11 @@ pub fn relation(r: &MgRelation) -> String {
 pub fn category(c: RelationCategory) -> String {
     let members: Vec<String> = category_members(c).iter().map(|m| format!("\"{m}\"")).collect();
     format!(
-        "**{}** — relation category\n\n`relation IS {}` means `relation IN ({})`\n\nCAL spec [§7.2]({})",
+        "**{}** — relation category\n\n`relation IS {}` means `relation IN ({})`\n\n{}",
         c.as_str(),
         c.as_str(),
         members.join(", "),
-        section_url("7.2")
+        cite("7.2")
     )
 }
 
@@ -138,13 +131,12 @@ pub fn category(c: RelationCategory) -> String {
 pub fn code(c: Code) -> String {
     let info = c.info();
     format!(
-        "**{}** ({}) — {}\n\n{} · CAL spec [§{}]({})",
+        "**{}** ({}) — {}\n\n{} · {}",
         info.code,
         info.name,
         info.title,
         if c.severity() == cal_grammar::Severity::Error { "error" } else { "warning" },
-        info.section,
-        section_url(info.section)
+        cite(info.section)
     )
 }
 
@@ -154,7 +146,7 @@ pub fn format(f: FormatName) -> String {
     if f.is_preset() {
         let _ = write!(s, " preset, resolves to `{}`", f.resolve().as_str());
     }
-    let _ = write!(s, "\n\nCAL spec [§10.1]({})", section_url("10.1"));
+    let _ = write!(s, "\n\n{}", cite("10.1"));
     s
 }
 
@@ -175,14 +167,7 @@ pub fn with_option(name: &str) -> String {
 
 /// A template variable of §10.5.
 pub fn template_variable(v: &TemplateVariable) -> String {
-    format!(
-        "**{}** — {} ({:?}, {:?} level)\n\nCAL spec [§10.5]({})",
-        v.name,
-        v.doc,
-        v.var_type,
-        v.level,
-        section_url("10.5")
-    )
+    format!("**{}** — {} ({:?}, {:?} level)\n\n{}", v.name, v.doc, v.var_type, v.level, cite("10.5"))
 }
 
 /// A value of a closed enum or a relation, when the string is one.
@@ -193,11 +178,10 @@ pub fn string_value(field: Option<&str>, value: &str) -> Option<String> {
     let e =
         cal_grammar::enums::CLOSED_ENUMS.iter().find(|e| e.contains(value) && field.is_none_or(|f| f == e.field))?;
     Some(format!(
-        "**\"{value}\"** — a value of `{}` (one of {})\n\nCAL spec [§{}]({})",
+        "**\"{value}\"** — a value of `{}` (one of {})\n\n{}",
         e.field,
         e.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
-        e.section,
-        section_url(e.section)
+        cite(e.section)
     ))
 }
 

@@ -13,6 +13,7 @@ pub mod names;
 pub mod position;
 pub mod semantic;
 pub mod signature;
+pub mod spec_sections;
 pub mod symbols;
 
 /// The grammar file's reader is the grammar crate's (one tokenizer of `cal.ebnf`); the

@@ -6,7 +6,6 @@ use crate::engine::diagnostics::EditorDiagnostic;
 use crate::engine::symbols::{Symbol, SymbolKind as EngineSymbolKind};
 use crate::engine::{Edit, Encoding, Lines};
 use cal_grammar::{Severity, Span};
-use std::str::FromStr;
 use tower_lsp_server::ls_types as lsp;
 
 /// An LSP position from a byte offset.
@@ -53,7 +52,7 @@ pub fn diagnostic(lines: &Lines<'_>, uri: &lsp::Uri, d: EditorDiagnostic) -> lsp
             Severity::Warning => lsp::DiagnosticSeverity::WARNING,
         }),
         code: Some(lsp::NumberOrString::String(d.code.to_string())),
-        code_description: lsp::Uri::from_str(&d.href).ok().map(|href| lsp::CodeDescription { href }),
+        code_description: None,
         source: Some("cal".into()),
         message: d.message,
         related_information: (!related.is_empty()).then_some(related),

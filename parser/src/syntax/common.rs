@@ -506,8 +506,9 @@ pub(crate) fn at_grain_word(p: &Cursor<'_, '_>) -> bool {
 /// CAL-E003 with the closest type, the §22.1 rename hint for `fact`, and the valid values.
 pub(crate) fn unknown_grain_type(word: &str, span: Span, plural: bool) -> Diagnostic {
     let lower = word.to_ascii_lowercase();
-    let d = Diagnostic::new(Code::E003, span, format!("Unknown grain type \"{word}\"."))
-        .with_valid_values(GrainType::words());
+    // The valid values are in the form this position asks for: plurals after RECALL.
+    let d = Diagnostic::new(Code::E003, span, format!("Unknown grain type \"{word}\"."));
+    let d = if plural { d.with_valid_values(GrainType::plurals()) } else { d.with_valid_values(GrainType::words()) };
     if lower == "fact" || lower == "facts" {
         // The exact wording of the spec's own example (§22.1).
         let fix = if plural { "beliefs" } else { "belief" };

@@ -317,6 +317,14 @@ pub(crate) fn unexpected(src: &str, found: Found<'_>, exp: Expected) -> Option<D
     Some(add_hint(d, exp, &found, text, src))
 }
 
+/// The word that starts `after` once blanks are skipped, with the byte offset of its end
+/// in `after`: the next word of a keyword written in two parts.
+fn next_word(after: &str) -> Option<(&str, usize)> {
+    let start = after.len() - after.trim_start_matches([' ', '\t']).len();
+    let len = after[start..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len() - start);
+    (len > 0).then(|| (&after[start..start + len], start + len))
+}
+
 fn join_or(items: &[String]) -> String {
     match items {
         [] => String::new(),
@@ -381,15 +389,45 @@ fn add_hint(d: Diagnostic, exp: Expected, found: &Found<'_>, text: &str, src: &s
                 d.with_suggestion("Separate queries in a document with `;`.").with_replacement(format!("; {text}"))
             }
         }
+        // `ORDER confidence`, `GROUP subject`: the BY is missing.
+        Some(Token::Ident(_)) if only(Token::Kw(Keyword::By)) && matches!(prev, Some(Token::Kw(Keyword::Order | Keyword::Group))) => {
+            let kw = if prev == Some(Token::Kw(Keyword::Order)) { Keyword::Order } else { Keyword::Group };
+            d.with_suggestion(format!("{} is always followed by BY: `{} BY {text}`.", kw.as_str(), kw.as_str()))
+                .with_replacement(format!("BY {text}"))
+        }
         Some(Token::Ident(word)) if exp.has(Expect::Clause) && GrainType::from_plural(word).is_some() => {
             d.with_suggestion("The grain type comes right after RECALL (or RECALL MY), before the clauses.")
         }
         Some(Token::Ident(word)) => {
-            let candidates = Keyword::ALL.iter().filter(|k| exp.has_kw(**k)).map(|k| k.as_str());
+            let upper = word.to_ascii_uppercase();
+            let after = src.get(found.span.end as usize..).unwrap_or("");
+            let next = next_word(after);
+            // `ORDER` and `GROUP` are only ever followed by `BY`: a misspelling is matched
+            // against the whole phrase (`ORDERBY` is `ORDER BY`, not `ORDER`), unless the
+            // `BY` is already written (`ORDR BY`).
+            let by_follows = next.is_some_and(|(w, _)| w.eq_ignore_ascii_case(Keyword::By.as_str()));
+            let phrase = |k: &Keyword| match k {
+                Keyword::Order | Keyword::Group if !by_follows => format!("{} {}", k.as_str(), Keyword::By.as_str()),
+                _ => k.as_str().to_string(),
+            };
+            let candidates: Vec<String> = Keyword::ALL.iter().filter(|k| exp.has_kw(**k)).map(phrase).collect();
             // After the clauses come the pipeline's stages: `LIMT 3` is a misspelt `| LIMIT 3`.
-            let stages = STAGE_KEYWORDS.iter().filter(|_| exp.has(Expect::Clause)).map(|k| k.as_str());
-            let stage = || suggest::did_you_mean(&word.to_ascii_uppercase(), stages).map(|kw| format!("| {kw}"));
-            match suggest::did_you_mean(&word.to_ascii_uppercase(), candidates).map(str::to_string).or_else(stage) {
+            let stages: Vec<String> =
+                STAGE_KEYWORDS.iter().filter(|_| exp.has(Expect::Clause)).map(phrase).collect();
+            let stage = || suggest::did_you_mean(&upper, stages.iter().map(String::as_str)).map(|kw| format!("| {kw}"));
+            // A keyword split in two (`SUPER SEDE`): the word joined with the next one.
+            let joined = next.and_then(|(w, end)| {
+                let whole = format!("{upper}{}", w.to_ascii_uppercase());
+                let hit = candidates.iter().chain(&stages).find(|c| **c == whole)?;
+                let hit = if stages.contains(hit) && !candidates.contains(hit) { format!("| {hit}") } else { hit.clone() };
+                Some((hit, found.span.end + end as u32))
+            });
+            if let Some((kw, end)) = joined {
+                let mut d = d.with_suggestion(format!("Did you mean `{kw}`? It is one word.")).with_replacement(kw);
+                d.span = Span::new(d.span.start as usize, end as usize);
+                return d;
+            }
+            match suggest::did_you_mean(&upper, candidates.iter().map(String::as_str)).map(str::to_string).or_else(stage) {
                 Some(kw) => d.with_suggestion(format!("Did you mean `{kw}`?")).with_replacement(kw),
                 None if only(Token::Colon) => {
                     d.with_suggestion("A label is followed by `:`, as in `prefs: RECALL beliefs`.")

@@ -4,12 +4,14 @@
 //!
 //! On a terminal the prompt is a line editor ([`editor`], on `reedline`): editing keys,
 //! a history kept in a file across sessions, Tab completion and highlighting from the
-//! language server's engine, Ctrl-C to drop the query being typed. Otherwise (a pipe, a
+//! language server's engine, Ctrl-C to drop the query being typed or cancel the one running
+//! ([`interrupt`]). Otherwise (a pipe, a
 //! file) lines are read as they come, so `echo 'RECALL beliefs;' | cal repl` runs a script.
 
 mod complete;
 mod editor;
 mod highlight;
+mod interrupt;
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -51,7 +53,8 @@ Commands:
 /// What the line editor adds to [`HELP`] on a terminal.
 const KEYS: &str = "\
 Keys: Tab completes, Up/Down walk the history (kept across sessions), Alt-Enter starts a
-new line, Ctrl-C drops the query being typed, Ctrl-D on an empty line leaves.";
+new line, Ctrl-C drops the query being typed or cancels the one running, Ctrl-D on an
+empty line leaves.";
 
 /// The state of a session: the memory, the output format and what was run.
 struct Repl {
@@ -63,6 +66,8 @@ struct Repl {
     next: Option<(String, String)>,
     /// Whether `:help` describes the line editor's keys.
     interactive: bool,
+    /// Ctrl-C during a query cancels it (on a terminal).
+    interrupt: Option<interrupt::Interrupt>,
 }
 
 impl Repl {
@@ -96,9 +101,27 @@ impl Repl {
             return;
         };
         self.session.opts.cursor = cursor;
-        let responses: Vec<_> =
-            doc.queries.iter().map(|q| self.session.interp.execute(q, &self.session.opts)).collect();
+        let token = self.interrupt.as_ref().map(interrupt::Interrupt::start);
+        self.session.opts.cancel = token.clone();
+        let cancelled = || token.as_ref().is_some_and(cal_interp::stream::CancelToken::is_cancelled);
+        let mut responses = Vec::new();
+        for q in &doc.queries {
+            // After Ctrl-C the rest of the entry is not run either.
+            if cancelled() {
+                break;
+            }
+            responses.push(self.session.interp.execute(q, &self.session.opts));
+        }
+        if let Some(i) = &self.interrupt {
+            i.finish();
+        }
+        self.session.opts.cancel = None;
         self.session.opts.cursor = None;
+        if cancelled() {
+            outln!("-- cancelled (Ctrl-C); the session goes on");
+            self.next = None;
+            return;
+        }
         print(name, text, &responses, self.format);
         let next = match responses.as_slice() {
             [one] => one.json.get("next_cursor").and_then(serde_json::Value::as_str),
@@ -189,8 +212,12 @@ pub fn run(args: &ReplArgs) -> ExitCode {
             if editing { ", Tab completes, Ctrl-D leaves" } else { "" }
         );
     }
-    let mut repl = Repl { session, format: args.format, history: Vec::new(), next: None, interactive: editing };
+    let mut repl =
+        Repl { session, format: args.format, history: Vec::new(), next: None, interactive: editing, interrupt: None };
     if editing {
+        repl.interrupt = interrupt::Interrupt::install()
+            .map_err(|e| errln!("warning: Ctrl-C cannot cancel queries ({e}); it ends the session"))
+            .ok();
         let history = if args.no_history { None } else { args.history.clone().or_else(editor::default_history) };
         return editor::run(&mut repl, history);
     }
