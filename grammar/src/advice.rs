@@ -113,6 +113,9 @@ pub fn advice(code: Code) -> String {
         E903 => "Ask the operator of this store to turn the service back on.",
         E904 => "The store's invalidation policy refuses this write; change the memory another way.",
         E905 => "Close a stream before opening another.",
+        W901 => {
+            "Check that the store's embedder is running (`cal store embedder DB` shows it); until then, use the words the memory uses."
+        }
     };
     s.to_string()
 }
