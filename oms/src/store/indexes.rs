@@ -12,6 +12,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::ordered::Ordered;
 use super::record::{Record, str_field};
 use crate::value::Value;
 
@@ -158,6 +159,8 @@ pub(crate) struct Indexes {
     pairs: [IntMap<u64, Postings>; 3],
     grain_type: IntMap<u8, Postings>,
     pub(crate) created: BTreeSet<(i64, Id)>,
+    /// Time order per type and value order of the numeric fields (`ordered.rs`).
+    pub(crate) ordered: Ordered,
 }
 
 fn single_key(k: Key, sym: u32) -> u64 {
@@ -225,6 +228,7 @@ impl Indexes {
         }
         add(&mut self.grain_type, r.body.grain.grain_type().byte(), id);
         self.created.insert((r.created_at(), id));
+        self.ordered.insert(id, r);
     }
 
     pub(crate) fn remove(&mut self, id: Id, r: &Record) {
@@ -240,6 +244,7 @@ impl Indexes {
         }
         remove(&mut self.grain_type, &r.body.grain.grain_type().byte(), id);
         self.created.remove(&(r.created_at(), id));
+        self.ordered.remove(id, r);
     }
 
     /// Ids whose `key` field equals `value` (empty if none).

@@ -26,6 +26,9 @@ impl Inner {
     /// Inserts a record as it is, index state included.
     pub(crate) fn insert_record(&mut self, r: Record) -> Id {
         let id = self.records.len() as Id;
+        if !r.state.is_default() {
+            self.flagged.insert(id);
+        }
         self.idx.insert(id, &r);
         self.text.insert(id, &r.body.grain);
         self.by_address.insert(r.address, id);
@@ -45,6 +48,7 @@ impl Inner {
     }
 
     pub(crate) fn record_mut(&mut self, id: Id) -> Option<&mut Record> {
+        self.flagged.insert(id);
         self.records.get_mut(id as usize).and_then(Option::as_mut)
     }
 

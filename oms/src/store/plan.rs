@@ -1,0 +1,219 @@
+//! How a structured query finds its candidates (issue 20): from the posting lists its
+//! equality filters name, intersected starting with the shortest; from an ordered index
+//! when a numeric range or a time range is narrower than any list; and, for recency order
+//! under a limit (RECENT n) over one grain type, by walking that type's time index from
+//! the newest grain and stopping once the page and its ties are found, the total then
+//! counted from the index's size instead of the grains.
+//!
+//! Every path yields a superset of the matches (the caller applies the view and every
+//! filter to each candidate) or, for the recency walk, exactly what the full scan would
+//! have kept, so answers are the same grains in the same order whichever path is taken;
+//! `tests/store_scale.rs` compares them with the full scan.
+
+use std::borrow::Cow;
+use std::ops::Bound;
+
+use super::indexes::{EQUALITY_INDEXED, Id, Key, Pair};
+use super::ordered::{NUMERIC, ord_key};
+use super::query::{CmpOp, Filter, Query, SortKey, View};
+use super::read::eq_str;
+use super::record::Record;
+use super::Inner;
+
+/// Where a query's candidates come from.
+pub(crate) enum Candidates<'a> {
+    /// These ids (ascending unless they came from an ordered index).
+    Ids(Cow<'a, [Id]>),
+    /// Every record: no filter narrows the store.
+    All,
+}
+
+/// Whether `id` is in the sorted list `l` at or after `*from`, advancing `*from` past what
+/// was searched (successive probes are ascending, so each list is read forward once).
+fn probe(l: &[Id], from: &mut usize, id: Id) -> bool {
+    match l[*from..].binary_search(&id) {
+        Ok(i) => {
+            *from += i + 1;
+            true
+        }
+        Err(i) => {
+            *from += i;
+            false
+        }
+    }
+}
+
+/// The ids in every list (each sorted ascending), starting from the shortest.
+fn intersect<'a>(mut lists: Vec<&'a [Id]>) -> Cow<'a, [Id]> {
+    lists.sort_by_key(|l| l.len());
+    let Some((first, rest)) = lists.split_first() else { return Cow::Borrowed(&[]) };
+    if rest.is_empty() {
+        return Cow::Borrowed(first);
+    }
+    let mut acc: Vec<Id> = first.to_vec();
+    for l in rest {
+        let mut from = 0;
+        acc.retain(|id| probe(l, &mut from, *id));
+        if acc.is_empty() {
+            break;
+        }
+    }
+    Cow::Owned(acc)
+}
+
+/// The key range a numeric comparison with `value` allows, if the value is a number.
+fn numeric_bounds(op: CmpOp, value: &crate::value::Value) -> Option<(Bound<u64>, Bound<u64>)> {
+    let k = ord_key(value.as_f64()?);
+    // Inclusive at the value even for < and >: an integer field maps to f64 with rounding,
+    // so the exact comparison is left to the filter itself.
+    Some(match op {
+        CmpOp::Eq => (Bound::Included(k), Bound::Included(k)),
+        CmpOp::Gt | CmpOp::Ge => (Bound::Included(k), Bound::Unbounded),
+        CmpOp::Lt | CmpOp::Le => (Bound::Unbounded, Bound::Included(k)),
+        CmpOp::Ne => return None,
+    })
+}
+
+/// The candidates of a filter list: a superset of the records that pass every filter.
+pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Candidates<'a> {
+    let idx = &inner.idx;
+    if let Some(a) = filters.iter().find_map(|f| match f {
+        Filter::Address(a) => Some(a),
+        _ => None,
+    }) {
+        return Candidates::Ids(Cow::Owned(inner.id_of(a).into_iter().collect()));
+    }
+    let mut lists: Vec<&'a [Id]> = Vec::new();
+    let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
+    if let (Some(s), Some(p)) = (s, p) {
+        lists.push(idx.pair(Pair::SubjectRelation, s, p));
+    }
+    if let (Some(p), Some(o)) = (p, o) {
+        lists.push(idx.pair(Pair::RelationObject, p, o));
+    }
+    if let (Some(s), Some(o)) = (s, o) {
+        lists.push(idx.pair(Pair::SubjectObject, s, o));
+    }
+    for (field, key) in EQUALITY_INDEXED {
+        if let Some(v) = eq_str(filters, field) {
+            lists.push(idx.postings(key, v));
+        }
+    }
+    let mut type_byte = None;
+    for f in filters {
+        match f {
+            Filter::Type(t) => {
+                type_byte = Some(t.byte());
+                lists.push(idx.of_type(t.byte()));
+            }
+            Filter::TagsInclude(tags) => lists.extend(tags.iter().map(|t| idx.postings(Key::Tag, t))),
+            _ => {}
+        }
+    }
+    let shortest = lists.iter().map(|l| l.len()).min();
+    if shortest == Some(0) {
+        return Candidates::Ids(Cow::Borrowed(&[]));
+    }
+    // An ordered index is worth reading only while its range stays shorter than the
+    // shortest list; it is then probed against the lists.
+    let cap = shortest.unwrap_or(usize::MAX);
+    let mut ranged: Option<Vec<Id>> = None;
+    for f in filters {
+        let found = match f {
+            Filter::Cmp { field, op, value } if NUMERIC.contains(&field.as_str()) => numeric_bounds(*op, value)
+                .and_then(|(lo, hi)| idx.ordered.numeric_range(field, lo, hi, ranged.as_ref().map_or(cap, Vec::len))),
+            Filter::CreatedBetween { from, to } => match type_byte {
+                Some(t) if idx.ordered.undated == 0 => {
+                    idx.ordered.type_time_range(t, *from, *to, ranged.as_ref().map_or(cap, Vec::len))
+                }
+                _ => created_range(inner, *from, *to, ranged.as_ref().map_or(cap, Vec::len)),
+            },
+            _ => None,
+        };
+        if let Some(ids) = found {
+            ranged = Some(ids);
+        }
+    }
+    if let Some(mut ids) = ranged {
+        ids.sort_unstable();
+        let mut out = Vec::with_capacity(ids.len());
+        let mut cursors = vec![0usize; lists.len()];
+        for id in ids {
+            if lists.iter().zip(cursors.iter_mut()).all(|(l, from)| probe(l, from, id)) {
+                out.push(id);
+            }
+        }
+        return Candidates::Ids(Cow::Owned(out));
+    }
+    if lists.is_empty() { Candidates::All } else { Candidates::Ids(intersect(lists)) }
+}
+
+/// Ids created in `[from, to)` from the global time index, or `None` once more than `cap`.
+fn created_range(inner: &Inner, from: Option<i64>, to: Option<i64>, cap: usize) -> Option<Vec<Id>> {
+    let mut out = Vec::new();
+    for (c, id) in inner.idx.created.range((from.unwrap_or(i64::MIN), 0)..) {
+        if to.is_some_and(|t| *c >= t) {
+            break;
+        }
+        if out.len() == cap {
+            return None;
+        }
+        out.push(*id);
+    }
+    Some(out)
+}
+
+/// A page found by the recency walk, with the query's exact total.
+pub(crate) struct Recent<'a> {
+    /// The first `offset + limit` matches in the query's order, and the ties of the last.
+    pub(crate) records: Vec<&'a Record>,
+    /// Matches before paging.
+    pub(crate) total: usize,
+}
+
+/// RECENT n and `ORDER BY created_at` under a limit, over one grain type in the current
+/// view (or every view): the type's time index read from the newest (oldest) grain until
+/// `offset + limit` grains pass, and on through the ties of the last one, which the sort
+/// orders by address. `None` when the query is not of that shape (more filters, another
+/// order, no limit, a view as of a time, grains without `created_at`).
+pub(crate) fn recent<'a>(inner: &'a Inner, q: &Query, offset: usize) -> Option<Recent<'a>> {
+    let limit = q.limit?;
+    let descending = match q.sort.as_slice() {
+        [] => true,
+        [SortKey { field, descending }] if field == "created_at" => *descending,
+        _ => return None,
+    };
+    let [Filter::Type(t)] = q.filters.as_slice() else { return None };
+    if matches!(q.view, View::AsOf(_)) || inner.idx.ordered.undated != 0 {
+        return None;
+    }
+    let set = inner.idx.ordered.of_type_by_time(t.byte());
+    let need = offset.saturating_add(limit);
+    let mut records: Vec<&Record> = Vec::new();
+    if let Some(set) = set {
+        let walk: Box<dyn Iterator<Item = &(i64, Id)>> =
+            if descending { Box::new(set.iter().rev()) } else { Box::new(set.iter()) };
+        let mut last = None;
+        for (c, id) in walk {
+            if records.len() >= need && last != Some(*c) {
+                break;
+            }
+            let Some(r) = inner.record(*id) else { continue };
+            if q.view.admits(r) {
+                records.push(r);
+                last = Some(*c);
+            }
+        }
+    }
+    let size = set.map_or(0, std::collections::BTreeSet::len);
+    let hidden = match q.view {
+        View::All => 0,
+        _ => inner
+            .flagged
+            .iter()
+            .filter_map(|id| inner.record(*id))
+            .filter(|r| r.body.grain.grain_type() == *t && !q.view.admits(r))
+            .count(),
+    };
+    Some(Recent { records, total: size - hidden })
+}
