@@ -42,7 +42,8 @@ fn agree(store: &Store, q: &Query) {
     }
 }
 
-/// The 10,000-grain benchmark store, with 40 supersessions and 25 erasures.
+/// The 10,000-grain benchmark store, with 40 supersessions and 25 erasures, saved and
+/// loaded again (so its grains are held as bytes and decoded when read, as after any load).
 fn big() -> &'static Store {
     static S: OnceLock<Store> = OnceLock::new();
     S.get_or_init(|| {
@@ -65,7 +66,8 @@ fn big() -> &'static Store {
         for i in 0..25 {
             store.delete(&addrs[9_000 + i * 3]).expect("erase");
         }
-        store
+        let saved = store.save(&oms::store::SaveOptions::default()).expect("saves");
+        Store::load(&saved, config()).expect("loads")
     })
 }
 

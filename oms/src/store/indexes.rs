@@ -183,7 +183,11 @@ fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Postings>, key: &K, id: I
 
 /// The strings a record is indexed under, per access path.
 pub(crate) fn fields(r: &Record) -> Vec<(Key, &str)> {
-    let g = &r.body.grain;
+    grain_fields(r.body.grain())
+}
+
+/// The strings a grain is indexed under, per access path.
+fn grain_fields(g: &crate::grain::Grain) -> Vec<(Key, &str)> {
     let mut out = Vec::with_capacity(9);
     for (k, name) in [
         (Key::Subject, "subject"),
@@ -205,6 +209,39 @@ pub(crate) fn fields(r: &Record) -> Vec<(Key, &str)> {
     out
 }
 
+/// What a record is indexed under, taken from its decoded grain once: on the loading
+/// threads for a bulk load, so that the serial part of the load only interns and appends,
+/// and the decoded grain need not be kept.
+pub(crate) struct IndexKeys {
+    /// The strings of the single-field access paths.
+    pub(crate) fields: Vec<(Key, Box<str>)>,
+    /// The grain type byte.
+    pub(crate) ty: u8,
+    /// (numeric field position in `ordered::NUMERIC`, value key).
+    pub(crate) numeric: Vec<(usize, u64)>,
+    /// Search terms and their frequencies (`search::terms_of`).
+    pub(crate) terms: Vec<(String, u32)>,
+    /// The namespace (for the search statistics per namespace).
+    pub(crate) namespace: Option<Box<str>>,
+}
+
+impl IndexKeys {
+    pub(crate) fn of(g: &crate::grain::Grain) -> Self {
+        IndexKeys {
+            fields: grain_fields(g).into_iter().map(|(k, s)| (k, s.into())).collect(),
+            ty: g.grain_type().byte(),
+            numeric: super::ordered::numeric_values(g).collect(),
+            terms: super::search::terms_of(g),
+            namespace: g.namespace().map(Into::into),
+        }
+    }
+
+    /// Whether the grain has a string under this access path.
+    pub(crate) fn has(&self, k: Key) -> bool {
+        self.fields.iter().any(|(key, _)| *key == k)
+    }
+}
+
 fn find(syms: &[(Key, u32)], k: Key) -> Option<u32> {
     syms.iter().find(|(key, _)| *key == k).map(|(_, s)| *s)
 }
@@ -216,8 +253,9 @@ fn pair_syms(syms: &[(Key, u32)]) -> [(Pair, Option<u64>); 3] {
 }
 
 impl Indexes {
-    pub(crate) fn insert(&mut self, id: Id, r: &Record) {
-        let syms: Vec<(Key, u32)> = fields(r).into_iter().map(|(k, s)| (k, self.symbols.intern(s))).collect();
+    /// Indexes a record under the keys taken from its grain.
+    pub(crate) fn insert(&mut self, id: Id, r: &Record, keys: &IndexKeys) {
+        let syms: Vec<(Key, u32)> = keys.fields.iter().map(|(k, s)| (*k, self.symbols.intern(s))).collect();
         for (k, sym) in &syms {
             add(&mut self.single, single_key(*k, *sym), id);
         }
@@ -226,9 +264,9 @@ impl Indexes {
                 add(&mut self.pairs[p as usize], key, id);
             }
         }
-        add(&mut self.grain_type, r.body.grain.grain_type().byte(), id);
+        add(&mut self.grain_type, keys.ty, id);
         self.created.insert((r.created_at(), id));
-        self.ordered.insert(id, r);
+        self.ordered.insert(id, r, keys);
     }
 
     pub(crate) fn remove(&mut self, id: Id, r: &Record) {
@@ -242,7 +280,7 @@ impl Indexes {
                 remove(&mut self.pairs[p as usize], &key, id);
             }
         }
-        remove(&mut self.grain_type, &r.body.grain.grain_type().byte(), id);
+        remove(&mut self.grain_type, &r.ty.byte(), id);
         self.created.remove(&(r.created_at(), id));
         self.ordered.remove(id, r);
     }

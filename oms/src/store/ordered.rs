@@ -39,22 +39,23 @@ pub(crate) struct Ordered {
     numeric: [BTreeSet<(u64, Id)>; 3],
 }
 
-fn numeric_values(r: &Record) -> impl Iterator<Item = (usize, u64)> + '_ {
-    NUMERIC.iter().enumerate().filter_map(|(i, f)| match r.body.grain.get(f) {
+/// The numeric fields of a grain that have an ordered index, as (position, value key).
+pub(crate) fn numeric_values(g: &crate::grain::Grain) -> impl Iterator<Item = (usize, u64)> + '_ {
+    NUMERIC.iter().enumerate().filter_map(|(i, f)| match g.get(f) {
         Some(v @ (Value::Int(_) | Value::Float(_))) => v.as_f64().map(|x| (i, ord_key(x))),
         _ => None,
     })
 }
 
 impl Ordered {
-    pub(crate) fn insert(&mut self, id: Id, r: &Record) {
+    pub(crate) fn insert(&mut self, id: Id, r: &Record, keys: &super::indexes::IndexKeys) {
         match r.created {
             Some(c) => {
-                self.by_type_time.entry(r.body.grain.grain_type().byte()).or_default().insert((c, id));
+                self.by_type_time.entry(keys.ty).or_default().insert((c, id));
             }
             None => self.undated += 1,
         }
-        for (i, k) in numeric_values(r) {
+        for &(i, k) in &keys.numeric {
             self.numeric[i].insert((k, id));
         }
     }
@@ -62,13 +63,13 @@ impl Ordered {
     pub(crate) fn remove(&mut self, id: Id, r: &Record) {
         match r.created {
             Some(c) => {
-                if let Some(set) = self.by_type_time.get_mut(&r.body.grain.grain_type().byte()) {
+                if let Some(set) = self.by_type_time.get_mut(&r.ty.byte()) {
                     set.remove(&(c, id));
                 }
             }
             None => self.undated = self.undated.saturating_sub(1),
         }
-        for (i, k) in numeric_values(r) {
+        for (i, k) in numeric_values(r.body.grain()) {
             self.numeric[i].remove(&(k, id));
         }
     }

@@ -3,8 +3,8 @@
 //! file — every grain and every manifest claim — and a corrupt or forged
 //! file loads nothing.
 
-use super::claims::{Undo, parse_file};
-use super::record::{Parsed, parse_entry};
+use super::claims::Undo;
+use super::record::{Loaded, Parsed, parse_entry};
 use super::{Store, StoreConfig};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
@@ -44,7 +44,8 @@ impl Store {
     /// of their consent. Returns the number of grains that were new.
     pub fn import(&self, bytes: &[u8]) -> Result<usize> {
         let file = MgFile::open(bytes)?;
-        let parsed = parse_file(&file)?;
+        let entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
+        let parsed = par_map(&entries, |_, e| Loaded::parse(e))?;
         let manifest = file.manifest().cloned().unwrap_or_default();
         let present: std::collections::HashSet<ContentAddress> = parsed.iter().map(|p| p.address).collect();
         for a in manifest.keys() {
@@ -58,7 +59,7 @@ impl Store {
         let mut added = Vec::new();
         for p in parsed {
             if !inner.by_address.contains_key(&p.address) {
-                added.push(inner.insert(p));
+                added.push(inner.insert_loaded(p));
             }
         }
         let mut undo = Undo::default();

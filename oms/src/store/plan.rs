@@ -17,6 +17,7 @@ use super::indexes::{EQUALITY_INDEXED, Id, Key, Pair};
 use super::ordered::{NUMERIC, ord_key};
 use super::query::{CmpOp, Filter, Query, SortKey, View};
 use super::read::eq_str;
+use crate::value::Value;
 use super::record::Record;
 use super::Inner;
 
@@ -74,14 +75,17 @@ fn numeric_bounds(op: CmpOp, value: &crate::value::Value) -> Option<(Bound<u64>,
     })
 }
 
-/// The candidates of a filter list: a superset of the records that pass every filter.
-pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Candidates<'a> {
+/// The candidates of a filter list: a superset of the records that pass every filter; and
+/// which filters the candidates pass by construction (a posting list holds exactly the
+/// grains whose field equals its key), so that they need not be checked on each.
+pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidates<'a>, Vec<bool>) {
     let idx = &inner.idx;
+    let mut exact = vec![false; filters.len()];
     if let Some(a) = filters.iter().find_map(|f| match f {
         Filter::Address(a) => Some(a),
         _ => None,
     }) {
-        return Candidates::Ids(Cow::Owned(inner.id_of(a).into_iter().collect()));
+        return (Candidates::Ids(Cow::Owned(inner.id_of(a).into_iter().collect())), exact);
     }
     let mut lists: Vec<&'a [Id]> = Vec::new();
     let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
@@ -94,25 +98,30 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Candidates
     if let (Some(s), Some(o)) = (s, o) {
         lists.push(idx.pair(Pair::SubjectObject, s, o));
     }
-    for (field, key) in EQUALITY_INDEXED {
-        if let Some(v) = eq_str(filters, field) {
-            lists.push(idx.postings(key, v));
-        }
-    }
     let mut type_byte = None;
-    for f in filters {
+    for (f, exact) in filters.iter().zip(exact.iter_mut()) {
         match f {
+            Filter::Cmp { field, op: CmpOp::Eq, value: Value::Str(v) } => {
+                if let Some((_, key)) = EQUALITY_INDEXED.iter().find(|(name, _)| name == field) {
+                    lists.push(idx.postings(*key, v));
+                    *exact = true;
+                }
+            }
             Filter::Type(t) => {
                 type_byte = Some(t.byte());
                 lists.push(idx.of_type(t.byte()));
+                *exact = true;
             }
-            Filter::TagsInclude(tags) => lists.extend(tags.iter().map(|t| idx.postings(Key::Tag, t))),
+            Filter::TagsInclude(tags) => {
+                lists.extend(tags.iter().map(|t| idx.postings(Key::Tag, t)));
+                *exact = true;
+            }
             _ => {}
         }
     }
     let shortest = lists.iter().map(|l| l.len()).min();
     if shortest == Some(0) {
-        return Candidates::Ids(Cow::Borrowed(&[]));
+        return (Candidates::Ids(Cow::Borrowed(&[])), exact);
     }
     // An ordered index is worth reading only while its range stays shorter than the
     // shortest list; it is then probed against the lists.
@@ -143,9 +152,9 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Candidates
                 out.push(id);
             }
         }
-        return Candidates::Ids(Cow::Owned(out));
+        return (Candidates::Ids(Cow::Owned(out)), exact);
     }
-    if lists.is_empty() { Candidates::All } else { Candidates::Ids(intersect(lists)) }
+    (if lists.is_empty() { Candidates::All } else { Candidates::Ids(intersect(lists)) }, exact)
 }
 
 /// Ids created in `[from, to)` from the global time index, or `None` once more than `cap`.
@@ -212,7 +221,7 @@ pub(crate) fn recent<'a>(inner: &'a Inner, q: &Query, offset: usize) -> Option<R
             .flagged
             .iter()
             .filter_map(|id| inner.record(*id))
-            .filter(|r| r.body.grain.grain_type() == *t && !q.view.admits(r))
+            .filter(|r| r.ty == *t && !q.view.admits(r))
             .count(),
     };
     Some(Recent { records, total: size - hidden })

@@ -58,13 +58,14 @@ impl Store {
         let inner = self.read();
         let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fingerprint(q, None))).transpose()?.unwrap_or(0);
         if let Some(found) = plan::recent(&inner, q, offset) {
-            return answer_query_counted(found.records.into_iter(), q, self.touch_time(), Some(found.total));
+            return answer_query_counted(found.records.into_iter(), q, self.touch_time(), Some(found.total), &[]);
         }
+        let touch = self.touch_time();
         match plan::candidates(&inner, &q.filters) {
-            Candidates::Ids(ids) => {
-                answer_query(ids.iter().filter_map(|id| inner.record(*id)), q, self.touch_time())
+            (Candidates::Ids(ids), exact) => {
+                answer_query_counted(ids.iter().filter_map(|id| inner.record(*id)), q, touch, None, &exact)
             }
-            Candidates::All => answer_query(inner.records.iter().flatten(), q, self.touch_time()),
+            (Candidates::All, exact) => answer_query_counted(inner.records.iter().flatten(), q, touch, None, &exact),
         }
     }
 
@@ -169,22 +170,27 @@ pub(crate) fn answer_query<'a>(
     q: &Query,
     touch: Option<i64>,
 ) -> Result<ResultEnvelope> {
-    answer_query_counted(candidates, q, touch, None)
+    answer_query_counted(candidates, q, touch, None, &[])
 }
 
 /// [`answer_query`] over candidates that hold at least the page (the first `offset +
 /// limit` matches in the query's order), with the number of matches counted elsewhere
-/// (`known_total`; `None` counts the candidates that match).
+/// (`known_total`; `None` counts the candidates that match). `exact[i]` says that every
+/// candidate passes filter `i` already (it came from that filter's posting list).
 pub(crate) fn answer_query_counted<'a>(
     candidates: impl Iterator<Item = &'a Record>,
     q: &Query,
     touch: Option<i64>,
     known_total: Option<usize>,
+    exact: &[bool],
 ) -> Result<ResultEnvelope> {
     let fp = fingerprint(q, None);
     let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
+    let passes = |r: &Record| {
+        q.filters.iter().enumerate().all(|(i, f)| exact.get(i).copied().unwrap_or(false) || f.matches(r))
+    };
     let matches: Vec<(&Record, f64)> =
-        candidates.filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r))).map(|r| (r, 1.0)).collect();
+        candidates.filter(|r| q.view.admits(r) && passes(r)).map(|r| (r, 1.0)).collect();
     let default_sort = [SortKey { field: "created_at".into(), descending: true }];
     let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
     let total = known_total.unwrap_or(matches.len());
@@ -282,7 +288,7 @@ pub(crate) fn answer_search<'a>(
     let matches = sort_records(matches, &q.sort, q.sort.is_empty(), q.limit.map(|l| offset.saturating_add(l)));
     let fields = filter_fields(&q.filters);
     Ok(page(matches, total, offset, q.limit, fp, touch, |r| {
-        let mut f = search::matched_fields(&r.body.grain, text);
+        let mut f = search::matched_fields(&r.body.grain(), text);
         for x in &fields {
             if !f.contains(x) {
                 f.push(x.clone());
