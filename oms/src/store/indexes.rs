@@ -47,10 +47,12 @@ impl Hasher for IntHasher {
 /// A hash map keyed by integers.
 pub(crate) type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
-/// An interning table: each distinct string gets a dense `u32` symbol.
+/// An interning table: each distinct string gets a dense `u32` symbol. Hashed with
+/// foldhash (seeded per table, so still not predictable from outside): SipHash and its
+/// string compares were a tenth of the time of loading a large store (issue 20).
 #[derive(Default)]
 pub(crate) struct Symbols {
-    ids: HashMap<Box<str>, u32>,
+    ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
 }
 
 impl Symbols {
@@ -65,6 +67,11 @@ impl Symbols {
 
     pub(crate) fn get(&self, s: &str) -> Option<u32> {
         self.ids.get(s).copied()
+    }
+
+    /// Room for `n` more symbols without rehashing.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.ids.reserve(n);
     }
 }
 
@@ -295,6 +302,15 @@ impl Indexes {
         match (self.symbols.get(a), self.symbols.get(b)) {
             (Some(x), Some(y)) => self.pairs[pair as usize].get(&pair_key(x, y)).map_or(&[], Postings::as_slice),
             _ => &[],
+        }
+    }
+
+    /// Room for `n` more grains (a bulk load): the tables keyed per grain do not rehash.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.symbols.reserve(n);
+        self.single.reserve(n);
+        for p in &mut self.pairs {
+            p.reserve(n);
         }
     }
 

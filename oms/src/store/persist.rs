@@ -56,7 +56,8 @@ impl Store {
         let now = self.now();
         let mut inner = self.write();
         let first_new = inner.records.len();
-        let mut added = Vec::new();
+        let mut added = Vec::with_capacity(parsed.len());
+        inner.reserve(parsed.len());
         for p in parsed {
             if !inner.by_address.contains_key(&p.address) {
                 added.push(inner.insert_loaded(p));

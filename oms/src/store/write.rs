@@ -23,6 +23,13 @@ impl Inner {
         self.insert_record(Record::new(p))
     }
 
+    /// Room for `n` more records (a bulk load), so the tables do not grow by doubling.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.records.reserve_exact(n);
+        self.by_address.reserve(n);
+        self.idx.reserve(n);
+    }
+
     /// Inserts a verified entry of a bulk load, indexed under the keys it carries.
     pub(crate) fn insert_loaded(&mut self, l: super::record::Loaded) -> Id {
         let (r, keys) = Record::from_loaded(l);
