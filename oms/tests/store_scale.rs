@@ -35,10 +35,18 @@ fn agree(store: &Store, q: &Query) {
             assert_eq!(shape(&f), shape(&s), "{q:?}");
             if let Some(c) = f.next_cursor {
                 let next = Query { cursor: Some(c), ..q.clone() };
-                assert_eq!(shape(&store.query(&next).expect("page 2")), shape(&store.query_by_scan(&next).expect("page 2")), "{next:?}");
+                assert_eq!(
+                    shape(&store.query(&next).expect("page 2")),
+                    shape(&store.query_by_scan(&next).expect("page 2")),
+                    "{next:?}"
+                );
             }
         }
-        (f, s) => assert_eq!(f.map(|e| shape(&e)).map_err(|e| e.to_string()), s.map(|e| shape(&e)).map_err(|e| e.to_string()), "{q:?}"),
+        (f, s) => assert_eq!(
+            f.map(|e| shape(&e)).map_err(|e| e.to_string()),
+            s.map(|e| shape(&e)).map_err(|e| e.to_string()),
+            "{q:?}"
+        ),
     }
 }
 
@@ -89,7 +97,8 @@ fn filter(subjects: u64) -> impl Strategy<Value = Filter> {
         prop::sample::select(vec![GrainType::Belief, GrainType::Event, GrainType::Observation, GrainType::Goal])
             .prop_map(Filter::Type),
         (0..subjects).prop_map(move |s| eq("subject", format!("entity-{s}"))),
-        prop::sample::select(vec!["mg:prefers", "mg:knows", "status", "nope"]).prop_map(move |r| eq("relation", r.into())),
+        prop::sample::select(vec!["mg:prefers", "mg:knows", "status", "nope"])
+            .prop_map(move |r| eq("relation", r.into())),
         (0u64..1000).prop_map(move |u| eq("user_id", format!("user-{u}"))),
         Just(eq("namespace", "bench".into())),
         (op(), number()).prop_map(|(op, value)| Filter::Cmp { field: "confidence".into(), op, value }),
@@ -108,7 +117,8 @@ fn query(subjects: u64) -> impl Strategy<Value = Query> {
         any::<bool>().prop_map(|d| vec![SortKey { field: "content_address".into(), descending: d }]),
         any::<bool>().prop_map(|d| vec![SortKey { field: "confidence".into(), descending: d }]),
     ];
-    let view = prop_oneof![Just(View::Current), Just(View::All), (0i64..3).prop_map(|d| View::AsOf(NOW - d * 3_600_000))];
+    let view =
+        prop_oneof![Just(View::Current), Just(View::All), (0i64..3).prop_map(|d| View::AsOf(NOW - d * 3_600_000))];
     (prop::collection::vec(filter(subjects), 0..4), view, sort, prop::option::of(0usize..25))
         .prop_map(|(filters, view, sort, limit)| Query { filters, view, sort, limit, cursor: None })
 }
@@ -181,14 +191,26 @@ fn the_conformance_fixtures_answer_as_the_scan_does() {
             for view in [View::Current, View::All, View::AsOf(NOW)] {
                 for sort in [vec![], vec![SortKey { field: "created_at".into(), descending: false }]] {
                     for t in types {
-                        queries.push(Query { filters: vec![Filter::Type(t)], view, sort: sort.clone(), limit, cursor: None });
+                        queries.push(Query {
+                            filters: vec![Filter::Type(t)],
+                            view,
+                            sort: sort.clone(),
+                            limit,
+                            cursor: None,
+                        });
                     }
                     queries.push(Query { filters: vec![], view, sort: sort.clone(), limit, cursor: None });
                     for h in all.results.iter().take(12) {
                         for field in ["subject", "relation", "user_id", "namespace"] {
                             if let Some(v) = h.grain().get(field) {
                                 let eq = Filter::Cmp { field: field.into(), op: CmpOp::Eq, value: v.clone() };
-                                queries.push(Query { filters: vec![eq], view, sort: sort.clone(), limit, cursor: None });
+                                queries.push(Query {
+                                    filters: vec![eq],
+                                    view,
+                                    sort: sort.clone(),
+                                    limit,
+                                    cursor: None,
+                                });
                             }
                         }
                         if let Some(c) = h.grain().get("confidence") {
@@ -222,7 +244,16 @@ fn recency_walks_answer_as_the_scan_does() {
         for view in [View::Current, View::All, View::AsOf(NOW - 3_600_000)] {
             for sort in [vec![], vec![SortKey { field: "created_at".into(), descending: false }]] {
                 for limit in [0, 1, 7, 40] {
-                    agree(store, &Query { filters: vec![Filter::Type(t)], view, sort: sort.clone(), limit: Some(limit), cursor: None });
+                    agree(
+                        store,
+                        &Query {
+                            filters: vec![Filter::Type(t)],
+                            view,
+                            sort: sort.clone(),
+                            limit: Some(limit),
+                            cursor: None,
+                        },
+                    );
                 }
             }
         }

@@ -13,13 +13,13 @@
 use std::borrow::Cow;
 use std::ops::Bound;
 
+use super::Inner;
 use super::indexes::{EQUALITY_INDEXED, Id, Key, Pair};
 use super::ordered::{NUMERIC, ord_key};
 use super::query::{CmpOp, Filter, Query, SortKey, View};
 use super::read::eq_str;
-use crate::value::Value;
 use super::record::Record;
-use super::Inner;
+use crate::value::Value;
 
 /// Where a query's candidates come from.
 pub(crate) enum Candidates<'a> {
@@ -217,12 +217,9 @@ pub(crate) fn recent<'a>(inner: &'a Inner, q: &Query, offset: usize) -> Option<R
     let size = set.map_or(0, std::collections::BTreeSet::len);
     let hidden = match q.view {
         View::All => 0,
-        _ => inner
-            .flagged
-            .iter()
-            .filter_map(|id| inner.record(*id))
-            .filter(|r| r.ty == *t && !q.view.admits(r))
-            .count(),
+        _ => {
+            inner.flagged.iter().filter_map(|id| inner.record(*id)).filter(|r| r.ty == *t && !q.view.admits(r)).count()
+        }
     };
     Some(Recent { records, total: size - hidden })
 }

@@ -239,8 +239,8 @@ impl Filter {
                 field_value(r, field).is_some_and(|v| values.iter().any(|x| compare(&v, x) == Some(Ordering::Equal)))
             }
             Filter::Type(t) => r.ty == *t,
-            Filter::TagsInclude(tags) => tags.iter().all(|t| has_tag(&r.body.grain(), t)),
-            Filter::TagsExclude(tags) => !tags.iter().any(|t| has_tag(&r.body.grain(), t)),
+            Filter::TagsInclude(tags) => tags.iter().all(|t| has_tag(r.body.grain(), t)),
+            Filter::TagsExclude(tags) => !tags.iter().any(|t| has_tag(r.body.grain(), t)),
             Filter::Address(a) => r.address == *a,
             Filter::CreatedBetween { from, to } => {
                 let c = r.created_at();

@@ -4,11 +4,11 @@
 use std::collections::HashSet;
 
 use super::indexes::{Id, Pair};
+use super::plan::{self, Candidates};
 use super::query::{
     CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, decode_cursor, encode_cursor, fingerprint, sort_records,
 };
 use super::record::Record;
-use super::plan::{self, Candidates};
 use super::{Store, Stored, search, stored};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
@@ -186,11 +186,9 @@ pub(crate) fn answer_query_counted<'a>(
 ) -> Result<ResultEnvelope> {
     let fp = fingerprint(q, None);
     let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
-    let passes = |r: &Record| {
-        q.filters.iter().enumerate().all(|(i, f)| exact.get(i).copied().unwrap_or(false) || f.matches(r))
-    };
-    let matches: Vec<(&Record, f64)> =
-        candidates.filter(|r| q.view.admits(r) && passes(r)).map(|r| (r, 1.0)).collect();
+    let passes =
+        |r: &Record| q.filters.iter().enumerate().all(|(i, f)| exact.get(i).copied().unwrap_or(false) || f.matches(r));
+    let matches: Vec<(&Record, f64)> = candidates.filter(|r| q.view.admits(r) && passes(r)).map(|r| (r, 1.0)).collect();
     let default_sort = [SortKey { field: "created_at".into(), descending: true }];
     let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
     let total = known_total.unwrap_or(matches.len());
@@ -288,7 +286,7 @@ pub(crate) fn answer_search<'a>(
     let matches = sort_records(matches, &q.sort, q.sort.is_empty(), q.limit.map(|l| offset.saturating_add(l)));
     let fields = filter_fields(&q.filters);
     Ok(page(matches, total, offset, q.limit, fp, touch, |r| {
-        let mut f = search::matched_fields(&r.body.grain(), text);
+        let mut f = search::matched_fields(r.body.grain(), text);
         for x in &fields {
             if !f.contains(x) {
                 f.push(x.clone());

@@ -58,7 +58,7 @@ impl Inner {
     pub(crate) fn remove(&mut self, id: Id) {
         if let Some(r) = self.records.get_mut(id as usize).and_then(Option::take) {
             self.idx.remove(id, &r);
-            self.text.remove(id, &r.body.grain());
+            self.text.remove(id, r.body.grain());
             self.by_address.remove(&r.address);
             self.supersedes.remove(&id);
             self.live -= 1;
@@ -102,7 +102,7 @@ fn implied_supersession(inner: &Inner, g: &Grain) -> Option<ContentAddress> {
             continue;
         }
         let same =
-            |f: &str| str_field(&old.body.grain(), f).is_some() && str_field(&old.body.grain(), f) == str_field(g, f);
+            |f: &str| str_field(old.body.grain(), f).is_some() && str_field(old.body.grain(), f) == str_field(g, f);
         if (same("subject") && same("relation")) || (g.grain_type() == GrainType::Goal && same("description")) {
             return Some(a);
         }
