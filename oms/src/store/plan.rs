@@ -62,15 +62,23 @@ fn intersect<'a>(mut lists: Vec<&'a [Id]>) -> Cow<'a, [Id]> {
     Cow::Owned(acc)
 }
 
-/// The key range a numeric comparison with `value` allows, if the value is a number.
-fn numeric_bounds(op: CmpOp, value: &crate::value::Value) -> Option<(Bound<u64>, Bound<u64>)> {
+/// The key range a numeric comparison with `value` allows, if the value is a number, and
+/// whether that range is exactly the comparison's matches.
+///
+/// A float on the right makes `compare` compare in `f64` whatever the field holds, which is
+/// the keys' order, so the range is exact. An integer is compared with an integer field as
+/// integers, which `as f64` may round: the range is then widened to include the value at
+/// both ends and the filter checks each candidate itself.
+fn numeric_bounds(op: CmpOp, value: &Value) -> Option<(Bound<u64>, Bound<u64>, bool)> {
     let k = ord_key(value.as_f64()?);
-    // Inclusive at the value even for < and >: an integer field maps to f64 with rounding,
-    // so the exact comparison is left to the filter itself.
+    let exact = matches!(value, Value::Float(_));
+    let open = |k| if exact { Bound::Excluded(k) } else { Bound::Included(k) };
     Some(match op {
-        CmpOp::Eq => (Bound::Included(k), Bound::Included(k)),
-        CmpOp::Gt | CmpOp::Ge => (Bound::Included(k), Bound::Unbounded),
-        CmpOp::Lt | CmpOp::Le => (Bound::Unbounded, Bound::Included(k)),
+        CmpOp::Eq => (Bound::Included(k), Bound::Included(k), exact),
+        CmpOp::Ge => (Bound::Included(k), Bound::Unbounded, exact),
+        CmpOp::Gt => (open(k), Bound::Unbounded, exact),
+        CmpOp::Le => (Bound::Unbounded, Bound::Included(k), exact),
+        CmpOp::Lt => (Bound::Unbounded, open(k), exact),
         CmpOp::Ne => return None,
     })
 }
@@ -127,10 +135,16 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
     // shortest list; it is then probed against the lists.
     let cap = shortest.unwrap_or(usize::MAX);
     let mut ranged: Option<Vec<Id>> = None;
-    for f in filters {
+    // The filter whose range was taken, if that range is exactly its matches.
+    let mut ranged_exact: Option<usize> = None;
+    for (i, f) in filters.iter().enumerate() {
+        let mut exact_here = false;
         let found = match f {
             Filter::Cmp { field, op, value } if NUMERIC.contains(&field.as_str()) => numeric_bounds(*op, value)
-                .and_then(|(lo, hi)| idx.ordered.numeric_range(field, lo, hi, ranged.as_ref().map_or(cap, Vec::len))),
+                .and_then(|(lo, hi, exact)| {
+                    exact_here = exact;
+                    idx.ordered.numeric_range(field, lo, hi, ranged.as_ref().map_or(cap, Vec::len))
+                }),
             Filter::CreatedBetween { from, to } => match type_byte {
                 Some(t) if idx.ordered.undated == 0 => {
                     idx.ordered.type_time_range(t, *from, *to, ranged.as_ref().map_or(cap, Vec::len))
@@ -141,7 +155,11 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
         };
         if let Some(ids) = found {
             ranged = Some(ids);
+            ranged_exact = exact_here.then_some(i);
         }
+    }
+    if let Some(i) = ranged_exact {
+        exact[i] = true;
     }
     if let Some(mut ids) = ranged {
         ids.sort_unstable();
