@@ -107,6 +107,7 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
         lists.push(idx.pair(Pair::SubjectObject, s, o));
     }
     let mut type_byte = None;
+    let mut type_list = None;
     for (f, exact) in filters.iter().zip(exact.iter_mut()) {
         match f {
             Filter::Cmp { field, op: CmpOp::Eq, value: Value::Str(v) } => {
@@ -117,6 +118,7 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
             }
             Filter::Type(t) => {
                 type_byte = Some(t.byte());
+                type_list = Some(lists.len());
                 lists.push(idx.of_type(t.byte()));
                 *exact = true;
             }
@@ -162,6 +164,16 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
         exact[i] = true;
     }
     if let Some(mut ids) = ranged {
+        // The type of a candidate is on its record, which the caller reads anyway: checking
+        // it there costs less than searching the type's (long) posting list for each id.
+        if let Some(t) = type_list {
+            lists.remove(t);
+            for (f, exact) in filters.iter().zip(exact.iter_mut()) {
+                if matches!(f, Filter::Type(_)) {
+                    *exact = false;
+                }
+            }
+        }
         ids.sort_unstable();
         let mut out = Vec::with_capacity(ids.len());
         let mut cursors = vec![0usize; lists.len()];
