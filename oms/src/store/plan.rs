@@ -163,17 +163,19 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
     if let Some(i) = ranged_exact {
         exact[i] = true;
     }
-    if let Some(mut ids) = ranged {
-        // The type of a candidate is on its record, which the caller reads anyway: checking
-        // it there costs less than searching the type's (long) posting list for each id.
-        if let Some(t) = type_list {
-            lists.remove(t);
-            for (f, exact) in filters.iter().zip(exact.iter_mut()) {
-                if matches!(f, Filter::Type(_)) {
-                    *exact = false;
-                }
+    // The type of a candidate is on its record, which the caller reads anyway: when another
+    // list or a range is shorter, checking it there costs less than searching the type's
+    // (long) posting list for each id.
+    let type_is_longer = type_list.is_some_and(|t| ranged.is_some() || lists.iter().any(|l| l.len() < lists[t].len()));
+    if let Some(t) = type_list.filter(|_| type_is_longer) {
+        lists.remove(t);
+        for (f, exact) in filters.iter().zip(exact.iter_mut()) {
+            if matches!(f, Filter::Type(_)) {
+                *exact = false;
             }
         }
+    }
+    if let Some(mut ids) = ranged {
         ids.sort_unstable();
         let mut out = Vec::with_capacity(ids.len());
         let mut cursors = vec![0usize; lists.len()];
