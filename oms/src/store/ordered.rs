@@ -8,8 +8,9 @@
 //! `created_at` (the value `Filter::CreatedBetween` and recency order read), and a
 //! numeric key is the field's value as an `f64`, mapped to an integer whose order is the
 //! numeric order. Integer fields map through `as f64`, which is monotonic, so a range of
-//! keys always holds every grain of the matching range of values; callers re-check every
-//! filter on what an index returns, so a range is a superset, never an answer by itself.
+//! keys always holds every grain of the matching range of values. A comparison with a
+//! float is made in `f64`, the keys' own order, so its range is exactly its matches; any
+//! other comparison is checked again on each grain the range returns (`plan.rs`).
 
 use std::collections::BTreeSet;
 use std::ops::Bound;
