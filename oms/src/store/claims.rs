@@ -229,8 +229,8 @@ impl Store {
         let r = inner.record(new_id).ok_or_else(|| OmsError::NotFound { address: new.to_hex() })?;
         let body = r.body.clone();
         let justification = r.extra_str(EXTRA_SUPERSESSION_JUSTIFICATION).map(str::to_string);
-        let proof = supersession_proof(body.signer(), &body.grain, &old, justification.as_deref(), now);
-        let verdict = self.judge_supersession(inner, old_id, &body.grain, &proof)?;
+        let proof = supersession_proof(body.signer(), body.grain(), &old, justification.as_deref(), now);
+        let verdict = self.judge_supersession(inner, old_id, body.grain(), &proof)?;
         inner.link_supersession(old_id, new_id, verdict, valid_to);
         undo.links.push(new_id);
         Ok(())

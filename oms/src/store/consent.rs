@@ -80,13 +80,13 @@ impl Inner {
             .postings(Key::PriorConsent, basis)
             .iter()
             .filter_map(|id| self.record(*id))
-            .filter(move |r| withdraws(&r.body.grain) == Some(basis))
+            .filter(move |r| withdraws(r.body.grain()) == Some(basis))
     }
 
     /// Marks `id` as covered by the withdrawal `by`, unless it already is.
     pub(crate) fn mark_withdrawn(&mut self, id: Id, by: ContentAddress, now: i64, sla_ms: i64) {
         let Some(r) = self.record_mut(id) else { return };
-        if r.withdrawn() || withdraws(&r.body.grain).is_some() {
+        if r.withdrawn() || withdraws(r.body.grain()).is_some() {
             return;
         }
         let due = cascades(r).then(|| now.saturating_add(sla_ms));
@@ -99,10 +99,10 @@ impl Inner {
     pub(crate) fn apply_withdrawals(&mut self, ids: impl IntoIterator<Item = Id>, now: i64, sla_ms: i64) {
         for id in ids {
             let Some(r) = self.record(id) else { continue };
-            if r.withdrawn() {
+            if r.withdrawn() || !r.has_basis {
                 continue;
             }
-            let by = str_field(&r.body.grain, "processing_basis").and_then(|b| self.withdrawals_of(b).next());
+            let by = str_field(r.body.grain(), "processing_basis").and_then(|b| self.withdrawals_of(b).next());
             if let Some(by) = by.map(|w| w.address) {
                 self.mark_withdrawn(id, by, now, sla_ms);
             }
@@ -130,8 +130,8 @@ impl Inner {
                 r.address, m.by
             ),
         })?;
-        let basis = str_field(&r.body.grain, "processing_basis");
-        match (withdraws(&w.body.grain), basis) {
+        let basis = str_field(r.body.grain(), "processing_basis");
+        match (withdraws(w.body.grain()), basis) {
             (None, _) => return Err(deny(format!("{} is not a consent withdrawal", m.by))),
             (Some(prior), Some(b)) if prior == b => {}
             (Some(prior), _) => {
@@ -168,7 +168,7 @@ impl Inner {
     /// Whether the withdrawal `id` is named by the marker of a stored grain.
     pub(crate) fn covers_any(&self, id: Id) -> bool {
         let Some(w) = self.record(id) else { return false };
-        self.covered_by(&w.body.grain).iter().filter_map(|c| self.record(*c)).any(|c| {
+        self.covered_by(w.body.grain()).iter().filter_map(|c| self.record(*c)).any(|c| {
             c.state
                 .extra
                 .get(EXTRA_CONSENT_WITHDRAWN)
@@ -183,7 +183,10 @@ impl Inner {
     pub(crate) fn honour_withdrawals(&mut self, new: &[Id], now: i64, sla_ms: i64) {
         for id in new {
             let Some(w) = self.record(*id) else { continue };
-            let (by, covered) = (w.address, self.covered_by(&w.body.grain));
+            if w.ty != GrainType::Consent {
+                continue;
+            }
+            let (by, covered) = (w.address, self.covered_by(w.body.grain()));
             for c in covered {
                 self.mark_withdrawn(c, by, now, sla_ms);
             }

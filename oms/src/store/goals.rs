@@ -41,19 +41,19 @@ impl Inner {
                 reason: format!("a goal cannot be active while it depends on {address}: {why} (§8.7)"),
             };
             let dep = self.by_addr(&address).ok_or_else(|| waiting("that goal is not in the store".into()))?;
-            if dep.body.grain.grain_type() != GrainType::Goal {
+            if dep.body.grain().grain_type() != GrainType::Goal {
                 return Err(OmsError::schema(
                     "depends_on",
                     format!(
                         "{address} is a {} grain, not a goal",
-                        str_field(&dep.body.grain, "type").unwrap_or("non-goal")
+                        str_field(dep.body.grain(), "type").unwrap_or("non-goal")
                     ),
                 ));
             }
             let head = self.head_of(dep).ok_or_else(|| {
                 waiting("its current version (superseded_by) is not in the store, so it cannot be judged".into())
             })?;
-            match str_field(&head.body.grain, "goal_state") {
+            match str_field(head.body.grain(), "goal_state") {
                 Some("satisfied") => {}
                 state => {
                     let state = state.map_or_else(|| "no goal_state".to_string(), |s| format!("goal_state {s:?}"));

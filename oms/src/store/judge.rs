@@ -150,7 +150,7 @@ fn goal_state(g: &Grain) -> Option<&str> {
 /// protected goal's `allowed_transitions` and nothing but the state (and its
 /// evidence and bookkeeping) changes.
 fn autonomous_transition(old: &Record, new: &Grain) -> bool {
-    let g = &old.body.grain;
+    let g = old.body.grain();
     if g.grain_type() != GrainType::Goal || new.grain_type() != GrainType::Goal {
         return false;
     }
@@ -177,7 +177,7 @@ impl Store {
         if let Some(by) = target.state.superseded_by {
             return Err(OmsError::Conflict { reason: format!("{old} is already superseded by {by}") });
         }
-        if target.body.grain.grain_type() != new.grain_type() {
+        if target.body.grain().grain_type() != new.grain_type() {
             return Err(OmsError::schema("type", "a superseding grain must have the type of the grain it supersedes"));
         }
         if !derived_from(new).contains(&old) {
@@ -227,7 +227,8 @@ impl Store {
         if !matches!(to, "satisfied" | "failed") {
             return Ok(());
         }
-        let required = target.body.grain.get("evidence_required").and_then(Value::as_i64).unwrap_or(0).max(0) as usize;
+        let required =
+            target.body.grain().get("evidence_required").and_then(Value::as_i64).unwrap_or(0).max(0) as usize;
         let required = if required == 0 && self.config.require_transition_evidence { 1 } else { required };
         let have = new.get("satisfaction_evidence").and_then(Value::as_array).map_or(0, <[Value]>::len);
         if have < required {

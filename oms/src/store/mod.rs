@@ -18,7 +18,9 @@ pub(crate) mod consent;
 pub(crate) mod goals;
 pub(crate) mod indexes;
 mod judge;
+mod ordered;
 pub(crate) mod persist;
+mod plan;
 mod policy_walk;
 pub(crate) mod read;
 pub(crate) mod record;
@@ -28,7 +30,7 @@ pub mod policy;
 pub mod query;
 pub mod search;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 pub(crate) use claims::{manifest_problems, parse_file};
@@ -174,6 +176,9 @@ pub(crate) struct Inner {
     /// new → old, for walking chains backwards.
     supersedes: HashMap<Id, Id>,
     live: usize,
+    /// Ids whose index-layer state was ever changed: a superset of the records that a
+    /// view may hide, so that a count over an index needs to look only at these.
+    flagged: BTreeSet<Id>,
 }
 
 impl Inner {

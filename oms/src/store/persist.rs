@@ -3,12 +3,20 @@
 //! file — every grain and every manifest claim — and a corrupt or forged
 //! file loads nothing.
 
-use super::claims::{Undo, parse_file};
-use super::record::{Parsed, parse_entry};
-use super::{Store, StoreConfig};
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+
+use super::claims::Undo;
+use super::indexes::Id;
+use super::record::{Loaded, Parsed, parse_entry};
+use super::{AddrHasher, Inner, Store, StoreConfig};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::mg::{IndexState, Manifest, MgFile, PackOptions, pack};
+
+/// Grains verified and inserted at a time by [`Store::load`]: large enough to keep both
+/// cores busy, small enough that the index keys of one batch are a few megabytes.
+pub(crate) const LOAD_BATCH: usize = 16_384;
 
 /// How to save a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -21,9 +29,13 @@ pub struct SaveOptions {
 
 impl Store {
     /// A new store holding the grains and index state of a `.mg` file.
+    ///
+    /// The grains are verified and inserted 16,384 at a time (nobody can read a
+    /// store that is still being made), so what a grain is indexed under is held for one
+    /// batch only, and a file that fails anywhere still loads nothing.
     pub fn load(bytes: &[u8], config: StoreConfig) -> Result<Store> {
         let store = Store::new(config);
-        store.import(bytes)?;
+        store.import_batched(bytes, LOAD_BATCH)?;
         Ok(store)
     }
 
@@ -43,23 +55,60 @@ impl Store {
     /// are restored. Withdrawals in the file or the store cover the grains
     /// of their consent. Returns the number of grains that were new.
     pub fn import(&self, bytes: &[u8]) -> Result<usize> {
+        self.import_batched(bytes, usize::MAX)
+    }
+
+    /// [`Store::import`], verifying `batch` grains at a time under the write lock; with a
+    /// batch as large as the file, every grain is verified before the lock is taken, so
+    /// readers of a live store wait only for the inserts.
+    fn import_batched(&self, bytes: &[u8], batch: usize) -> Result<usize> {
         let file = MgFile::open(bytes)?;
-        let parsed = parse_file(&file)?;
+        let entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
         let manifest = file.manifest().cloned().unwrap_or_default();
-        let present: std::collections::HashSet<ContentAddress> = parsed.iter().map(|p| p.address).collect();
-        for a in manifest.keys() {
-            if !present.contains(a) {
-                return Err(OmsError::schema("manifest", format!("entry for {a}, which is not in the file")));
-            }
-        }
+        let whole = batch >= entries.len();
+        let verified = if whole { Some(par_map_from(&entries, 0, |_, e| Loaded::parse(e))?) } else { None };
+        let mut present: Option<HashSet<ContentAddress, BuildHasherDefault<AddrHasher>>> =
+            (!manifest.is_empty()).then(|| HashSet::with_capacity_and_hasher(entries.len(), Default::default()));
         let now = self.now();
         let mut inner = self.write();
         let first_new = inner.records.len();
-        let mut added = Vec::new();
-        for p in parsed {
-            if !inner.by_address.contains_key(&p.address) {
-                added.push(inner.insert(p));
+        let mut added = Vec::with_capacity(entries.len());
+        inner.reserve(entries.len());
+        let mut insert = |inner: &mut Inner, loaded: Vec<Loaded>, added: &mut Vec<Id>| {
+            for p in loaded {
+                if let Some(set) = present.as_mut() {
+                    set.insert(p.address);
+                }
+                if !inner.by_address.contains_key(&p.address) {
+                    added.push(inner.insert_loaded(p));
+                }
             }
+        };
+        let undo_added = |inner: &mut Inner, added: &[Id]| {
+            for id in added.iter().rev() {
+                inner.remove(*id);
+            }
+            inner.records.truncate(first_new);
+        };
+        match verified {
+            Some(all) => insert(&mut inner, all, &mut added),
+            None => {
+                for (k, part) in entries.chunks(batch.max(1)).enumerate() {
+                    match par_map_from(part, k * batch, |_, e| Loaded::parse(e)) {
+                        Ok(loaded) => insert(&mut inner, loaded, &mut added),
+                        Err(e) => {
+                            undo_added(&mut inner, &added);
+                            return Err(e);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(set) = &present
+            && let Some(a) = manifest.keys().find(|a| !set.contains(*a))
+        {
+            undo_added(&mut inner, &added);
+            return Err(OmsError::schema("manifest", format!("entry for {a}, which is not in the file")));
         }
         let mut undo = Undo::default();
         let problems = self.apply_manifest(&mut inner, &manifest, &mut undo);
@@ -73,10 +122,7 @@ impl Store {
                     r.restore_counters(st);
                 }
             }
-            for id in added.iter().rev() {
-                inner.remove(*id);
-            }
-            inner.records.truncate(first_new);
+            undo_added(&mut inner, &added);
             return Err(first);
         }
         inner.honour_withdrawals(&added, now, self.config.erasure_sla_ms);
@@ -109,6 +155,15 @@ pub(crate) fn parse_all(entries: &[&[u8]]) -> Result<Vec<Parsed>> {
 /// Maps `f` over entries on all cores, keeping their order; the first
 /// failure (by position, annotated with it) is the error.
 pub(crate) fn par_map<T: Send>(entries: &[&[u8]], f: impl Fn(usize, &[u8]) -> Result<T> + Sync) -> Result<Vec<T>> {
+    par_map_from(entries, 0, f)
+}
+
+/// [`par_map`] over a part of a file whose first entry is entry `base` of the file.
+fn par_map_from<T: Send>(
+    entries: &[&[u8]],
+    base: usize,
+    f: impl Fn(usize, &[u8]) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
     let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8);
     let chunk = entries.len().div_ceil(threads).max(1);
     let f = &f;
@@ -120,7 +175,7 @@ pub(crate) fn par_map<T: Send>(entries: &[&[u8]], f: impl Fn(usize, &[u8]) -> Re
                 scope.spawn(move || {
                     part.iter()
                         .enumerate()
-                        .map(|(i, e)| f(c * chunk + i, e).map_err(|err| annotate(err, c * chunk + i)))
+                        .map(|(i, e)| f(base + c * chunk + i, e).map_err(|err| annotate(err, base + c * chunk + i)))
                         .collect::<Result<Vec<T>>>()
                 })
             })

@@ -40,7 +40,7 @@ fn ancestors(inner: &Inner, start: &[Id], mut visit: impl FnMut(Id, &Record)) {
             continue;
         }
         let Some(r) = inner.record(id) else { continue };
-        for a in derived_from(&r.body.grain) {
+        for a in derived_from(r.body.grain()) {
             if let Some(pid) = inner.id_of(&a)
                 && seen.insert(pid)
             {

@@ -186,11 +186,11 @@ pub(crate) fn field_value(r: &Record, field: &str) -> Option<Value> {
         "last_accessed_at" => r.snapshot().last_accessed_at.map(Value::from),
         "content_address" | "hash" => Some(Value::Str(r.address.to_hex())),
         _ => {
-            if let Some(v) = r.body.grain.get(field) {
+            if let Some(v) = r.body.grain().get(field) {
                 return (!matches!(v, Value::Null)).then(|| v.clone());
             }
             let mut parts = field.split('.');
-            let mut cur = r.body.grain.get(parts.next()?)?;
+            let mut cur = r.body.grain().get(parts.next()?)?;
             for p in parts {
                 cur = cur.as_map()?.get(p)?;
             }
@@ -238,17 +238,17 @@ impl Filter {
             Filter::In { field, values } => {
                 field_value(r, field).is_some_and(|v| values.iter().any(|x| compare(&v, x) == Some(Ordering::Equal)))
             }
-            Filter::Type(t) => r.body.grain.grain_type() == *t,
-            Filter::TagsInclude(tags) => tags.iter().all(|t| has_tag(&r.body.grain, t)),
-            Filter::TagsExclude(tags) => !tags.iter().any(|t| has_tag(&r.body.grain, t)),
+            Filter::Type(t) => r.ty == *t,
+            Filter::TagsInclude(tags) => tags.iter().all(|t| has_tag(r.body.grain(), t)),
+            Filter::TagsExclude(tags) => !tags.iter().any(|t| has_tag(r.body.grain(), t)),
             Filter::Address(a) => r.address == *a,
             Filter::CreatedBetween { from, to } => {
                 let c = r.created_at();
                 from.is_none_or(|f| c >= f) && to.is_none_or(|t| c < t)
             }
             Filter::ValidAt(t) => {
-                let from = r.body.grain.get("valid_from").and_then(Value::as_i64);
-                let to = r.body.grain.get("valid_to").and_then(Value::as_i64);
+                let from = r.body.grain().get("valid_from").and_then(Value::as_i64);
+                let to = r.body.grain().get("valid_to").and_then(Value::as_i64);
                 from.is_none_or(|f| f <= *t) && to.is_none_or(|v| *t <= v)
             }
             Filter::Exists(field) => field_value(r, field).is_some(),

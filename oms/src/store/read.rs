@@ -3,12 +3,13 @@
 
 use std::collections::HashSet;
 
-use super::indexes::{EQUALITY_INDEXED, Id, Key, Pair};
+use super::indexes::{Id, Pair};
+use super::plan::{self, Candidates};
 use super::query::{
     CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, decode_cursor, encode_cursor, fingerprint, sort_records,
 };
 use super::record::Record;
-use super::{Inner, Store, Stored, search, stored};
+use super::{Store, Stored, search, stored};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::value::Value;
@@ -55,7 +56,25 @@ impl Store {
     /// score 1.0.
     pub fn query(&self, q: &Query) -> Result<ResultEnvelope> {
         let inner = self.read();
-        answer_query(candidates(&inner, &q.filters).filter_map(|id| inner.record(id)), q, self.touch_time())
+        let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fingerprint(q, None))).transpose()?.unwrap_or(0);
+        if let Some(found) = plan::recent(&inner, q, offset) {
+            return answer_query_counted(found.records.into_iter(), q, self.touch_time(), Some(found.total), &[]);
+        }
+        let touch = self.touch_time();
+        match plan::candidates(&inner, &q.filters) {
+            (Candidates::Ids(ids), exact) => {
+                answer_query_counted(ids.iter().filter_map(|id| inner.record(*id)), q, touch, None, &exact)
+            }
+            (Candidates::All, exact) => answer_query_counted(inner.records.iter().flatten(), q, touch, None, &exact),
+        }
+    }
+
+    /// [`Store::query`] answered by reading every record: the plain scan that the
+    /// indexed paths (`plan.rs`) must agree with, grain for grain and in order. Kept as the
+    /// oracle of the differential tests (`tests/store_scale.rs`), not for serving queries.
+    pub fn query_by_scan(&self, q: &Query) -> Result<ResultEnvelope> {
+        let inner = self.read();
+        answer_query(inner.records.iter().flatten(), q, self.touch_time())
     }
 
     /// `search` (§28.4): BM25 text relevance combined with structured
@@ -171,13 +190,28 @@ pub(crate) fn answer_query<'a>(
     q: &Query,
     touch: Option<i64>,
 ) -> Result<ResultEnvelope> {
+    answer_query_counted(candidates, q, touch, None, &[])
+}
+
+/// [`answer_query`] over candidates that hold at least the page (the first `offset +
+/// limit` matches in the query's order), with the number of matches counted elsewhere
+/// (`known_total`; `None` counts the candidates that match). `exact[i]` says that every
+/// candidate passes filter `i` already (it came from that filter's posting list).
+pub(crate) fn answer_query_counted<'a>(
+    candidates: impl Iterator<Item = &'a Record>,
+    q: &Query,
+    touch: Option<i64>,
+    known_total: Option<usize>,
+    exact: &[bool],
+) -> Result<ResultEnvelope> {
     let fp = fingerprint(q, None);
     let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
-    let matches: Vec<(&Record, f64)> =
-        candidates.filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r))).map(|r| (r, 1.0)).collect();
+    let passes =
+        |r: &Record| q.filters.iter().enumerate().all(|(i, f)| exact.get(i).copied().unwrap_or(false) || f.matches(r));
+    let matches: Vec<(&Record, f64)> = candidates.filter(|r| q.view.admits(r) && passes(r)).map(|r| (r, 1.0)).collect();
     let default_sort = [SortKey { field: "created_at".into(), descending: true }];
     let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
-    let total = matches.len();
+    let total = known_total.unwrap_or(matches.len());
     let matches = sort_records(matches, keys, false, q.limit.map(|l| offset.saturating_add(l)));
     let fields = filter_fields(&q.filters);
     Ok(page(matches, total, offset, q.limit, fp, touch, |_| fields.clone()))
@@ -272,7 +306,7 @@ pub(crate) fn answer_search<'a>(
     let matches = sort_records(matches, &q.sort, q.sort.is_empty(), q.limit.map(|l| offset.saturating_add(l)));
     let fields = filter_fields(&q.filters);
     Ok(page(matches, total, offset, q.limit, fp, touch, |r| {
-        let mut f = search::matched_fields(&r.body.grain, text);
+        let mut f = search::matched_fields(r.body.grain(), text);
         for x in &fields {
             if !f.contains(x) {
                 f.push(x.clone());
@@ -334,56 +368,4 @@ pub(crate) fn eq_str<'a>(filters: &'a [Filter], field: &str) -> Option<&'a str> 
         Filter::Cmp { field: fl, op: CmpOp::Eq, value: Value::Str(s) } if fl == field => Some(s.as_str()),
         _ => None,
     })
-}
-
-/// Picks the smallest posting list the filters allow, or every id.
-fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Box<dyn Iterator<Item = Id> + 'a> {
-    let idx = &inner.idx;
-    let mut best: Option<&'a [Id]> = None;
-    let mut consider = |l: &'a [Id]| {
-        if best.is_none_or(|b| l.len() < b.len()) {
-            best = Some(l);
-        }
-    };
-    let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
-    if let (Some(s), Some(p)) = (s, p) {
-        consider(idx.pair(Pair::SubjectRelation, s, p));
-    }
-    if let (Some(p), Some(o)) = (p, o) {
-        consider(idx.pair(Pair::RelationObject, p, o));
-    }
-    if let (Some(s), Some(o)) = (s, o) {
-        consider(idx.pair(Pair::SubjectObject, s, o));
-    }
-    for (field, key) in EQUALITY_INDEXED {
-        if let Some(v) = eq_str(filters, field) {
-            consider(idx.postings(key, v));
-        }
-    }
-    for f in filters {
-        match f {
-            Filter::Type(t) => consider(idx.of_type(t.byte())),
-            Filter::TagsInclude(tags) => {
-                for t in tags {
-                    consider(idx.postings(Key::Tag, t));
-                }
-            }
-            Filter::Address(a) => {
-                return Box::new(inner.id_of(a).into_iter());
-            }
-            _ => {}
-        }
-    }
-    if let Some(list) = best {
-        return Box::new(list.iter().copied());
-    }
-    if let Some((from, to)) = filters.iter().find_map(|f| match f {
-        Filter::CreatedBetween { from, to } => Some((*from, *to)),
-        _ => None,
-    }) {
-        let lo = (from.unwrap_or(i64::MIN), 0);
-        let it = idx.created.range(lo..).take_while(move |(c, _)| to.is_none_or(|t| *c < t)).map(|(_, id)| *id);
-        return Box::new(it);
-    }
-    Box::new((0..inner.records.len() as Id).filter(move |id| inner.record(*id).is_some()))
 }

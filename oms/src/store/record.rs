@@ -3,12 +3,12 @@
 //! touches the blob or its address.
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use crate::address::ContentAddress;
 use crate::cose;
 use crate::error::Result;
-use crate::grain::{Grain, decode};
+use crate::grain::{DecodeOptions, Grain, decode, decode_verified};
 use crate::mg::IndexState;
 use crate::types::GrainType;
 use crate::value::{Map, Value};
@@ -39,12 +39,16 @@ static CONSENT_DEFAULT_POLICY: LazyLock<Map> =
 
 /// The immutable part of a stored grain, in one allocation so that a read
 /// touches one reference count.
+///
+/// A grain loaded from a `.mg` file is kept as its verified bytes only and decoded the
+/// first time something reads its fields (issue 20: the decoded form is six times the
+/// size of the bytes, and most grains of a large store are never read).
 #[derive(Debug)]
 pub struct GrainBody {
     /// The COSE_Sign1 envelope of a signed grain.
     cose: Option<Box<[u8]>>,
     blob: Box<[u8]>,
-    pub(crate) grain: Grain,
+    grain: OnceLock<Grain>,
     signer: Option<String>,
 }
 
@@ -59,9 +63,14 @@ impl GrainBody {
         self.cose.as_deref().unwrap_or(&self.blob)
     }
 
-    /// The decoded grain.
+    /// The decoded grain (decoded now if it was loaded as bytes only).
     pub fn grain(&self) -> &Grain {
-        &self.grain
+        self.grain.get_or_init(|| {
+            let opts = DecodeOptions { wrapped: self.cose.is_some(), ..DecodeOptions::default() };
+            // The same bytes passed the full decode (`parse_entry`) before they were stored,
+            // and decoding is a pure function of them: this cannot fail.
+            decode_verified(&self.blob, &opts).expect("a stored blob decodes as it did when it was verified")
+        })
     }
 
     /// The verified signer DID of a signed grain.
@@ -73,6 +82,11 @@ impl GrainBody {
 pub(crate) struct Record {
     pub(crate) address: ContentAddress,
     pub(crate) body: Arc<GrainBody>,
+    /// The grain's type, cached: type filters read it for every candidate.
+    pub(crate) ty: GrainType,
+    /// Whether the grain has a `processing_basis` (only those can be covered by a
+    /// consent withdrawal), cached so an import need not decode the others.
+    pub(crate) has_basis: bool,
     /// `created_at`, cached: recency order reads it for every candidate.
     pub(crate) created: Option<i64>,
     /// Portable and extra index-layer state (access counters live below).
@@ -107,13 +121,61 @@ pub(crate) fn parse_entry(entry: &[u8]) -> Result<Parsed> {
     }
 }
 
+/// A verified entry of a bulk load, with what it is indexed under, and without its decoded
+/// form (`GrainBody` decodes it again when it is read).
+pub(crate) struct Loaded {
+    pub(crate) address: ContentAddress,
+    pub(crate) cose: Option<Box<[u8]>>,
+    pub(crate) blob: Box<[u8]>,
+    pub(crate) signer: Option<String>,
+    pub(crate) ty: GrainType,
+    pub(crate) created: Option<i64>,
+    pub(crate) keys: super::indexes::IndexKeys,
+}
+
+impl Loaded {
+    /// Verifies an entry (as `parse_entry`) and keeps its bytes and index keys.
+    pub(crate) fn parse(entry: &[u8]) -> Result<Loaded> {
+        let p = parse_entry(entry)?;
+        let keys = super::indexes::IndexKeys::of(&p.grain);
+        Ok(Loaded {
+            address: p.address,
+            cose: p.cose,
+            blob: p.blob,
+            signer: p.signer,
+            ty: p.grain.grain_type(),
+            created: p.grain.created_at(),
+            keys,
+        })
+    }
+}
+
 impl Record {
+    /// A record of a loaded entry, its grain not yet decoded; and its index keys.
+    pub(crate) fn from_loaded(l: Loaded) -> (Self, super::indexes::IndexKeys) {
+        let has_basis = l.keys.has(super::indexes::Key::Basis);
+        let body = GrainBody { cose: l.cose, blob: l.blob, grain: OnceLock::new(), signer: l.signer };
+        let r = Record {
+            address: l.address,
+            body: Arc::new(body),
+            ty: l.ty,
+            has_basis,
+            created: l.created,
+            state: IndexState::default(),
+            access_count: AtomicU64::new(0),
+            last_accessed_at: AtomicI64::new(i64::MIN),
+        };
+        (r, l.keys)
+    }
+
     pub(crate) fn new(p: Parsed) -> Self {
         let created = p.grain.created_at();
         Record {
             address: p.address,
             created,
-            body: Arc::new(GrainBody { cose: p.cose, blob: p.blob, grain: p.grain, signer: p.signer }),
+            ty: p.grain.grain_type(),
+            has_basis: str_field(&p.grain, "processing_basis").is_some(),
+            body: Arc::new(GrainBody { cose: p.cose, blob: p.blob, grain: OnceLock::from(p.grain), signer: p.signer }),
             state: IndexState::default(),
             access_count: AtomicU64::new(0),
             last_accessed_at: AtomicI64::new(i64::MIN),
@@ -128,7 +190,7 @@ impl Record {
     /// When the grain became active in the system: `system_valid_from`, or
     /// `created_at` when the writer did not set it (§15.1).
     pub(crate) fn system_valid_from(&self) -> i64 {
-        self.body.grain.get("system_valid_from").and_then(Value::as_i64).unwrap_or_else(|| self.created_at())
+        self.body.grain().get("system_valid_from").and_then(Value::as_i64).unwrap_or_else(|| self.created_at())
     }
 
     pub(crate) fn contradicted(&self) -> bool {
@@ -155,8 +217,8 @@ impl Record {
         if let Some(Value::Map(m)) = self.state.extra.get(EXTRA_INHERITED_POLICY) {
             return Some(m);
         }
-        match self.body.grain.get("invalidation_policy").and_then(Value::as_map) {
-            None if self.body.grain.grain_type() == GrainType::Consent => Some(&CONSENT_DEFAULT_POLICY),
+        match self.body.grain().get("invalidation_policy").and_then(Value::as_map) {
+            None if self.body.grain().grain_type() == GrainType::Consent => Some(&CONSENT_DEFAULT_POLICY),
             own => own,
         }
     }

@@ -183,11 +183,12 @@ pub(crate) fn terms_of(g: &Grain) -> Vec<(String, u32)> {
 }
 
 impl TextIndex {
-    pub(crate) fn insert(&mut self, id: Id, g: &Grain) {
-        let tf = terms_of(g);
+    /// Indexes a document by its terms (`terms_of`) and namespace.
+    pub(crate) fn insert(&mut self, id: Id, tf: &[(String, u32)], namespace: Option<&str>) {
         let len: u32 = tf.iter().map(|(_, n)| n).sum();
         for (term, n) in tf {
-            let sym = self.terms.intern(&term);
+            let (term, n) = (term.as_str(), *n);
+            let sym = self.terms.intern(term);
             let list = self.postings.entry(sym).or_default();
             match list.last() {
                 Some((last, _)) if *last >= id => {
@@ -205,7 +206,7 @@ impl TextIndex {
         self.doc_len[slot] = len;
         self.docs += 1;
         self.total_len += u64::from(len);
-        let space = self.spaces.intern(g.namespace().unwrap_or(""));
+        let space = self.spaces.intern(namespace.unwrap_or(""));
         if self.space_of.len() <= slot {
             self.space_of.resize(slot + 1, u32::MAX);
         }

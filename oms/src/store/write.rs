@@ -23,11 +23,32 @@ impl Inner {
         self.insert_record(Record::new(p))
     }
 
+    /// Room for `n` more records (a bulk load), so the tables do not grow by doubling.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.records.reserve_exact(n);
+        self.by_address.reserve(n);
+        self.idx.reserve(n);
+    }
+
+    /// Inserts a verified entry of a bulk load, indexed under the keys it carries.
+    pub(crate) fn insert_loaded(&mut self, l: super::record::Loaded) -> Id {
+        let (r, keys) = Record::from_loaded(l);
+        self.insert_keyed(r, &keys)
+    }
+
     /// Inserts a record as it is, index state included.
     pub(crate) fn insert_record(&mut self, r: Record) -> Id {
+        let keys = super::indexes::IndexKeys::of(r.body.grain());
+        self.insert_keyed(r, &keys)
+    }
+
+    fn insert_keyed(&mut self, r: Record, keys: &super::indexes::IndexKeys) -> Id {
         let id = self.records.len() as Id;
-        self.idx.insert(id, &r);
-        self.text.insert(id, &r.body.grain);
+        if !r.state.is_default() {
+            self.flagged.insert(id);
+        }
+        self.idx.insert(id, &r, keys);
+        self.text.insert(id, &keys.terms, keys.namespace.as_deref());
         self.by_address.insert(r.address, id);
         self.records.push(Some(r));
         self.live += 1;
@@ -37,7 +58,7 @@ impl Inner {
     pub(crate) fn remove(&mut self, id: Id) {
         if let Some(r) = self.records.get_mut(id as usize).and_then(Option::take) {
             self.idx.remove(id, &r);
-            self.text.remove(id, &r.body.grain);
+            self.text.remove(id, r.body.grain());
             self.by_address.remove(&r.address);
             self.supersedes.remove(&id);
             self.live -= 1;
@@ -45,6 +66,7 @@ impl Inner {
     }
 
     pub(crate) fn record_mut(&mut self, id: Id) -> Option<&mut Record> {
+        self.flagged.insert(id);
         self.records.get_mut(id as usize).and_then(Option::as_mut)
     }
 
@@ -76,11 +98,11 @@ impl Inner {
 fn implied_supersession(inner: &Inner, g: &Grain) -> Option<ContentAddress> {
     for a in derived_from(g) {
         let Some(old) = inner.by_addr(&a) else { continue };
-        if old.body.grain.grain_type() != g.grain_type() {
+        if old.body.grain().grain_type() != g.grain_type() {
             continue;
         }
         let same =
-            |f: &str| str_field(&old.body.grain, f).is_some() && str_field(&old.body.grain, f) == str_field(g, f);
+            |f: &str| str_field(old.body.grain(), f).is_some() && str_field(old.body.grain(), f) == str_field(g, f);
         if (same("subject") && same("relation")) || (g.grain_type() == GrainType::Goal && same("description")) {
             return Some(a);
         }

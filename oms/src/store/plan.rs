@@ -1,0 +1,257 @@
+//! How a structured query finds its candidates (issue 20): from the posting lists its
+//! equality filters name, intersected starting with the shortest; from an ordered index
+//! when a numeric range or a time range is narrower than any list; and, for recency order
+//! under a limit (RECENT n) over one grain type, by walking that type's time index from
+//! the newest grain and stopping once the page and its ties are found, the total then
+//! counted from the index's size instead of the grains.
+//!
+//! Every path yields a superset of the matches (the caller applies the view and every
+//! filter to each candidate) or, for the recency walk, exactly what the full scan would
+//! have kept, so answers are the same grains in the same order whichever path is taken;
+//! `tests/store_scale.rs` compares them with the full scan.
+
+use std::borrow::Cow;
+use std::ops::Bound;
+
+use super::Inner;
+use super::indexes::{EQUALITY_INDEXED, Id, Key, Pair};
+use super::ordered::{NUMERIC, ord_key};
+use super::query::{CmpOp, Filter, Query, SortKey, View};
+use super::read::eq_str;
+use super::record::Record;
+use crate::value::Value;
+
+/// Where a query's candidates come from.
+pub(crate) enum Candidates<'a> {
+    /// These ids (ascending unless they came from an ordered index).
+    Ids(Cow<'a, [Id]>),
+    /// Every record: no filter narrows the store.
+    All,
+}
+
+/// Whether `id` is in the sorted list `l` at or after `*from`, advancing `*from` past what
+/// was searched (successive probes are ascending, so each list is read forward once).
+fn probe(l: &[Id], from: &mut usize, id: Id) -> bool {
+    match l[*from..].binary_search(&id) {
+        Ok(i) => {
+            *from += i + 1;
+            true
+        }
+        Err(i) => {
+            *from += i;
+            false
+        }
+    }
+}
+
+/// The ids in every list (each sorted ascending), starting from the shortest.
+fn intersect<'a>(mut lists: Vec<&'a [Id]>) -> Cow<'a, [Id]> {
+    lists.sort_by_key(|l| l.len());
+    let Some((first, rest)) = lists.split_first() else { return Cow::Borrowed(&[]) };
+    if rest.is_empty() {
+        return Cow::Borrowed(first);
+    }
+    let mut acc: Vec<Id> = first.to_vec();
+    for l in rest {
+        let mut from = 0;
+        acc.retain(|id| probe(l, &mut from, *id));
+        if acc.is_empty() {
+            break;
+        }
+    }
+    Cow::Owned(acc)
+}
+
+/// The key range a numeric comparison with `value` allows, if the value is a number, and
+/// whether that range is exactly the comparison's matches.
+///
+/// A float on the right makes `compare` compare in `f64` whatever the field holds, which is
+/// the keys' order, so the range is exact. An integer is compared with an integer field as
+/// integers, which `as f64` may round: the range is then widened to include the value at
+/// both ends and the filter checks each candidate itself.
+fn numeric_bounds(op: CmpOp, value: &Value) -> Option<(Bound<u64>, Bound<u64>, bool)> {
+    let k = ord_key(value.as_f64()?);
+    let exact = matches!(value, Value::Float(_));
+    let open = |k| if exact { Bound::Excluded(k) } else { Bound::Included(k) };
+    Some(match op {
+        CmpOp::Eq => (Bound::Included(k), Bound::Included(k), exact),
+        CmpOp::Ge => (Bound::Included(k), Bound::Unbounded, exact),
+        CmpOp::Gt => (open(k), Bound::Unbounded, exact),
+        CmpOp::Le => (Bound::Unbounded, Bound::Included(k), exact),
+        CmpOp::Lt => (Bound::Unbounded, open(k), exact),
+        CmpOp::Ne => return None,
+    })
+}
+
+/// The candidates of a filter list: a superset of the records that pass every filter; and
+/// which filters the candidates pass by construction (a posting list holds exactly the
+/// grains whose field equals its key), so that they need not be checked on each.
+pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidates<'a>, Vec<bool>) {
+    let idx = &inner.idx;
+    let mut exact = vec![false; filters.len()];
+    if let Some(a) = filters.iter().find_map(|f| match f {
+        Filter::Address(a) => Some(a),
+        _ => None,
+    }) {
+        return (Candidates::Ids(Cow::Owned(inner.id_of(a).into_iter().collect())), exact);
+    }
+    let mut lists: Vec<&'a [Id]> = Vec::new();
+    let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
+    if let (Some(s), Some(p)) = (s, p) {
+        lists.push(idx.pair(Pair::SubjectRelation, s, p));
+    }
+    if let (Some(p), Some(o)) = (p, o) {
+        lists.push(idx.pair(Pair::RelationObject, p, o));
+    }
+    if let (Some(s), Some(o)) = (s, o) {
+        lists.push(idx.pair(Pair::SubjectObject, s, o));
+    }
+    let mut type_byte = None;
+    let mut type_list = None;
+    for (f, exact) in filters.iter().zip(exact.iter_mut()) {
+        match f {
+            Filter::Cmp { field, op: CmpOp::Eq, value: Value::Str(v) } => {
+                if let Some((_, key)) = EQUALITY_INDEXED.iter().find(|(name, _)| name == field) {
+                    lists.push(idx.postings(*key, v));
+                    *exact = true;
+                }
+            }
+            Filter::Type(t) => {
+                type_byte = Some(t.byte());
+                type_list = Some(lists.len());
+                lists.push(idx.of_type(t.byte()));
+                *exact = true;
+            }
+            Filter::TagsInclude(tags) => {
+                lists.extend(tags.iter().map(|t| idx.postings(Key::Tag, t)));
+                *exact = true;
+            }
+            _ => {}
+        }
+    }
+    let shortest = lists.iter().map(|l| l.len()).min();
+    if shortest == Some(0) {
+        return (Candidates::Ids(Cow::Borrowed(&[])), exact);
+    }
+    // An ordered index is worth reading only while its range stays shorter than the
+    // shortest list; it is then probed against the lists.
+    let cap = shortest.unwrap_or(usize::MAX);
+    let mut ranged: Option<Vec<Id>> = None;
+    // The filter whose range was taken, if that range is exactly its matches.
+    let mut ranged_exact: Option<usize> = None;
+    for (i, f) in filters.iter().enumerate() {
+        let mut exact_here = false;
+        let found = match f {
+            Filter::Cmp { field, op, value } if NUMERIC.contains(&field.as_str()) => numeric_bounds(*op, value)
+                .and_then(|(lo, hi, exact)| {
+                    exact_here = exact;
+                    idx.ordered.numeric_range(field, lo, hi, ranged.as_ref().map_or(cap, Vec::len))
+                }),
+            Filter::CreatedBetween { from, to } => match type_byte {
+                Some(t) if idx.ordered.undated == 0 => {
+                    idx.ordered.type_time_range(t, *from, *to, ranged.as_ref().map_or(cap, Vec::len))
+                }
+                _ => created_range(inner, *from, *to, ranged.as_ref().map_or(cap, Vec::len)),
+            },
+            _ => None,
+        };
+        if let Some(ids) = found {
+            ranged = Some(ids);
+            ranged_exact = exact_here.then_some(i);
+        }
+    }
+    if let Some(i) = ranged_exact {
+        exact[i] = true;
+    }
+    // The type of a candidate is on its record, which the caller reads anyway: when another
+    // list or a range is shorter, checking it there costs less than searching the type's
+    // (long) posting list for each id.
+    let type_is_longer = type_list.is_some_and(|t| ranged.is_some() || lists.iter().any(|l| l.len() < lists[t].len()));
+    if let Some(t) = type_list.filter(|_| type_is_longer) {
+        lists.remove(t);
+        for (f, exact) in filters.iter().zip(exact.iter_mut()) {
+            if matches!(f, Filter::Type(_)) {
+                *exact = false;
+            }
+        }
+    }
+    if let Some(mut ids) = ranged {
+        ids.sort_unstable();
+        let mut out = Vec::with_capacity(ids.len());
+        let mut cursors = vec![0usize; lists.len()];
+        for id in ids {
+            if lists.iter().zip(cursors.iter_mut()).all(|(l, from)| probe(l, from, id)) {
+                out.push(id);
+            }
+        }
+        return (Candidates::Ids(Cow::Owned(out)), exact);
+    }
+    (if lists.is_empty() { Candidates::All } else { Candidates::Ids(intersect(lists)) }, exact)
+}
+
+/// Ids created in `[from, to)` from the global time index, or `None` once more than `cap`.
+fn created_range(inner: &Inner, from: Option<i64>, to: Option<i64>, cap: usize) -> Option<Vec<Id>> {
+    let mut out = Vec::new();
+    for (c, id) in inner.idx.created.range((from.unwrap_or(i64::MIN), 0)..) {
+        if to.is_some_and(|t| *c >= t) {
+            break;
+        }
+        if out.len() == cap {
+            return None;
+        }
+        out.push(*id);
+    }
+    Some(out)
+}
+
+/// A page found by the recency walk, with the query's exact total.
+pub(crate) struct Recent<'a> {
+    /// The first `offset + limit` matches in the query's order, and the ties of the last.
+    pub(crate) records: Vec<&'a Record>,
+    /// Matches before paging.
+    pub(crate) total: usize,
+}
+
+/// RECENT n and `ORDER BY created_at` under a limit, over one grain type in the current
+/// view (or every view): the type's time index read from the newest (oldest) grain until
+/// `offset + limit` grains pass, and on through the ties of the last one, which the sort
+/// orders by address. `None` when the query is not of that shape (more filters, another
+/// order, no limit, a view as of a time, grains without `created_at`).
+pub(crate) fn recent<'a>(inner: &'a Inner, q: &Query, offset: usize) -> Option<Recent<'a>> {
+    let limit = q.limit?;
+    let descending = match q.sort.as_slice() {
+        [] => true,
+        [SortKey { field, descending }] if field == "created_at" => *descending,
+        _ => return None,
+    };
+    let [Filter::Type(t)] = q.filters.as_slice() else { return None };
+    if matches!(q.view, View::AsOf(_)) || inner.idx.ordered.undated != 0 {
+        return None;
+    }
+    let set = inner.idx.ordered.of_type_by_time(t.byte());
+    let need = offset.saturating_add(limit);
+    let mut records: Vec<&Record> = Vec::new();
+    if let Some(set) = set {
+        let walk: Box<dyn Iterator<Item = &(i64, Id)>> =
+            if descending { Box::new(set.iter().rev()) } else { Box::new(set.iter()) };
+        let mut last = None;
+        for (c, id) in walk {
+            if records.len() >= need && last != Some(*c) {
+                break;
+            }
+            let Some(r) = inner.record(*id) else { continue };
+            if q.view.admits(r) {
+                records.push(r);
+                last = Some(*c);
+            }
+        }
+    }
+    let size = set.map_or(0, std::collections::BTreeSet::len);
+    let hidden = match q.view {
+        View::All => 0,
+        _ => {
+            inner.flagged.iter().filter_map(|id| inner.record(*id)).filter(|r| r.ty == *t && !q.view.admits(r)).count()
+        }
+    };
+    Some(Recent { records, total: size - hidden })
+}
