@@ -11,12 +11,16 @@ use cal_grammar::{ExcludedWord, Span};
 
 /// Scans `src` from byte `from` (the start of a token) into `out`, and stops after the
 /// first `;` that brings `out.tokens` to `stop_after` tokens or more; returns where it
-/// stopped (`src.len()` at the end). Offsets fit in u32 (checked by the caller).
-pub(crate) fn scan<'s>(src: &'s str, from: usize, stop_after: usize, out: &mut Lexed<'s>) -> usize {
+/// stopped (`src.len()` at the end); with `any`, it stops after whatever token does.
+/// Offsets fit in u32 (checked by the caller).
+pub(crate) fn scan<'s>(src: &'s str, from: usize, stop_after: usize, any: bool, out: &mut Lexed<'s>) -> usize {
     let bytes = src.as_bytes();
     let n = bytes.len();
     let mut i = from;
     while i < n {
+        if any && out.tokens.len() >= stop_after {
+            return i;
+        }
         let b = bytes[i];
         let start = i;
         // Pushes a token ending at `$end` and steps over one space after it: most

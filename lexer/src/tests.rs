@@ -377,10 +377,11 @@ fn windows_are_the_whole_text() {
     ];
     for text in texts {
         let whole = lex(text);
-        for at_least in [1, 2, 3, 5, 1000] {
+        for at_least in [1, 2, 3, 4, 5, 1000] {
             let (mut tokens, mut diagnostics, mut from) = (Vec::new(), Vec::new(), 0);
             loop {
-                let (lexed, end) = lex_window(text, from, at_least, Vec::new());
+                let (lexed, end) =
+                    if at_least % 2 == 0 { lex_tokens(text, from, at_least, Vec::new()) } else { lex_window(text, from, at_least, Vec::new()) };
                 tokens.extend(lexed.tokens);
                 diagnostics.extend(lexed.diagnostics);
                 if end >= text.len() {
@@ -399,4 +400,5 @@ fn windows_are_the_whole_text() {
     }
     assert_eq!(semicolons("a; \";\" ;b;", 10), vec![2, 8, 10]);
     assert_eq!(semicolons(";;;;", 2), vec![1, 2]);
+    assert_eq!(count_semicolons(&"a; \";\" ;b;".repeat(3000)), (9000, 30_000));
 }

@@ -17,7 +17,7 @@
 
 use crate::ast::Query;
 use cal_grammar::{Code, Diagnostic, Keyword, Span, limits::MAX_QUERY_BYTES};
-use cal_lexer::{Token, check_length, lex_window, recycle};
+use cal_lexer::{Token, check_length, lex_tokens, lex_window, recycle};
 
 /// About how many tokens one stretch holds: enough that the work per stretch dwarfs
 /// starting one, few enough that a stretch's tokens cost about half a megabyte.
@@ -88,7 +88,7 @@ impl<'s> DocumentReader<'s> {
         let (mut depth, mut segment_start, mut in_let) = (0u32, true, false);
         let (mut count, mut pos, mut last_safe) = (0usize, self.from, None);
         loop {
-            let (lexed, end) = lex_window(text, pos, 4096, std::mem::take(&mut self.buffer));
+            let (lexed, end) = lex_tokens(text, pos, 4096, std::mem::take(&mut self.buffer));
             let mut found = None;
             for (t, span) in &lexed.tokens {
                 count += 1;
@@ -128,7 +128,7 @@ impl<'s> DocumentReader<'s> {
                 let (mut depth, mut segment_start, mut in_let) = (depth, segment_start, in_let);
                 let mut pos = end;
                 loop {
-                    let (lexed, end) = lex_window(text, pos, 4096, std::mem::take(&mut self.buffer));
+                    let (lexed, end) = lex_tokens(text, pos, 4096, std::mem::take(&mut self.buffer));
                     let mut found = None;
                     for (t, span) in &lexed.tokens {
                         if segment_start {
