@@ -70,7 +70,7 @@ fn fetch(cx: &mut Ctx<'_>, c: &Compiled, plan: &RecallPlan, o: &Options, skip: u
         Some(t) => cx.facade.search(t, &q),
         None => cx.facade.query(&q),
     }
-    .map_err(|e| bug(plan.recall().span, &format!("store error: {e}")))?;
+    .map_err(|e| cx.deadline.store_error(plan.recall().span, &e))?;
     cx.stats.store_ops += 1;
     cx.stats.scanned += env.total as u64;
     cx.deadline.check()?;
@@ -105,7 +105,7 @@ fn count(cx: &mut Ctx<'_>, c: &Compiled) -> Result<usize, Diagnostic> {
     }
     let q = Query { filters: c.filters.clone(), view: c.view, sort: Vec::new(), limit: Some(0), cursor: None };
     let n =
-        cx.facade.count(c.text.as_deref(), &q).map_err(|e| bug(Default::default(), &format!("store error: {e}")))?;
+        cx.facade.count(c.text.as_deref(), &q).map_err(|e| cx.deadline.store_error(Default::default(), &e))?;
     cx.stats.store_ops += 1;
     cx.stats.scanned += n as u64;
     cx.deadline.check()?;
