@@ -113,6 +113,21 @@ pub fn parse_document(text: &str) -> Parsed<Document> {
     Parsed { ast: Some(Document { queries }), diagnostics }
 }
 
+/// The diagnostics of [`parse_document`], without holding its trees: what `cal fmt` needs
+/// to know before it formats a large document a stretch at a time.
+pub fn document_diagnostics(text: &str) -> Vec<Diagnostic> {
+    let mut reader = stream::DocumentReader::new(text);
+    let mut diagnostics = Vec::new();
+    for piece in reader.by_ref() {
+        diagnostics.extend(piece.diagnostics);
+    }
+    if let Some(summary) = reader.summary() {
+        diagnostics.push(summary);
+        sort_diagnostics(&mut diagnostics);
+    }
+    diagnostics
+}
+
 /// The diagnostic that stands for `dropped` more past [`MAX_DIAGNOSTICS`], with the code of
 /// the last one listed, at the first one not listed.
 fn summary(code: Code, span: Span, dropped: usize) -> Diagnostic {
