@@ -8,12 +8,12 @@
 //! it; semantic tokens are in order and do not overlap; symbol selections lie inside their
 //! symbol; formatting and rename edits do not overlap.
 
-use arbitrary::{Arbitrary, Unstructured};
+use arbitrary::{Result, Unstructured};
 use cal_grammar::Span;
 use cal_lsp::engine::{self, Document, Edit, Encoding, Lines};
 
 /// One request or notification, positions as the client sends them.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 enum Op {
     Change { start: (u8, u16), end: (u8, u16), text: String },
     Replace(String),
@@ -32,7 +32,7 @@ enum Op {
 }
 
 /// Pieces of CAL typed into the document, so that sessions reach real queries quickly.
-#[derive(Arbitrary, Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 enum Piece {
     Recall,
     Where,
@@ -46,7 +46,47 @@ enum Piece {
     Template,
 }
 
+/// A position as a client sends it: a line and a character.
+fn pos(u: &mut Unstructured<'_>) -> Result<(u8, u16)> {
+    Ok((u.arbitrary()?, u.arbitrary()?))
+}
+
+impl Op {
+    /// The next operation of a session, from the fuzzer's bytes.
+    fn read(u: &mut Unstructured<'_>) -> Result<Op> {
+        Ok(match u.int_in_range(0u8..=13)? {
+            0 => Op::Change { start: pos(u)?, end: pos(u)?, text: u.arbitrary()? },
+            1 => Op::Replace(u.arbitrary()?),
+            2 => Op::Insert { at: pos(u)?, piece: Piece::ALL[usize::from(u.int_in_range(0u8..=9)?)] },
+            3 => Op::Complete(pos(u)?),
+            4 => Op::Hover(pos(u)?),
+            5 => Op::Signature(pos(u)?),
+            6 => Op::Symbols,
+            7 => Op::Semantic,
+            8 => Op::Format,
+            9 => Op::FormatRange(pos(u)?, pos(u)?),
+            10 => Op::Rename(pos(u)?, u.arbitrary()?),
+            11 => Op::References(pos(u)?),
+            12 => Op::Actions(pos(u)?, pos(u)?),
+            _ => Op::Diagnostics,
+        })
+    }
+}
+
 impl Piece {
+    const ALL: [Piece; 10] = [
+        Piece::Recall,
+        Piece::Where,
+        Piece::With,
+        Piece::Assemble,
+        Piece::Let,
+        Piece::Semicolon,
+        Piece::Pipe,
+        Piece::Quote,
+        Piece::Paren,
+        Piece::Template,
+    ];
+
     fn text(self) -> &'static str {
         match self {
             Piece::Recall => "RECALL beliefs ABOUT \"alice\" ",
@@ -91,7 +131,7 @@ pub fn lsp_session(data: &[u8]) {
     let mut doc = Document::new(text, 1);
     let mut version = 1;
     for _ in 0..24 {
-        let Ok(op) = u.arbitrary::<Op>() else { break };
+        let Ok(op) = Op::read(&mut u) else { break };
         let lines = Lines::new(&doc.text, encoding);
         let at = |(l, c): (u8, u16)| lines.offset(u32::from(l), u32::from(c)) as usize;
         let text = doc.text.as_str();
@@ -127,7 +167,7 @@ pub fn lsp_session(data: &[u8]) {
                 let text = doc.text.as_str();
                 let lines = Lines::new(text, encoding);
                 let offset = lines.offset(u32::from(p.0), u32::from(p.1)) as usize;
-                if let Some(h) = engine::hover::hover(text, Some(&doc), offset) {
+                if let Some(h) = engine::hover::hover(text, doc.analysis.document.as_ref(), offset) {
                     check_span(text, &lines, h.span, "hover");
                 }
             }
@@ -140,7 +180,7 @@ pub fn lsp_session(data: &[u8]) {
                 }
                 let text = doc.text.as_str();
                 let lines = Lines::new(text, encoding);
-                for s in engine::symbols::symbols(&doc) {
+                for s in doc.analysis.document.as_ref().map(engine::symbols::symbols).unwrap_or_default() {
                     check_span(text, &lines, s.span, "symbol");
                     check_span(text, &lines, s.selection, "symbol selection");
                     assert!(s.span.start <= s.selection.start && s.selection.end <= s.span.end, "selection outside");
@@ -186,7 +226,7 @@ pub fn lsp_session(data: &[u8]) {
                 let a = lines.offset(u32::from(a.0), u32::from(a.1)) as usize;
                 let b = lines.offset(u32::from(b.0), u32::from(b.1)) as usize;
                 let range = Span::new(a.min(b), a.max(b));
-                for action in engine::actions::actions(text, Some(&doc), &doc.analysis.diagnostics, range) {
+                for action in engine::actions::actions(text, doc.analysis.document.as_ref(), &doc.analysis.diagnostics, range) {
                     for e in &action.edits {
                         check_span(text, &lines, e.span, "code action");
                     }

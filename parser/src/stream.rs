@@ -82,6 +82,21 @@ impl<'s> DocumentReader<'s> {
         (self.dropped > 0).then(|| crate::summary(code, self.first_dropped.unwrap_or(last), self.dropped))
     }
 
+    /// The byte range of the stretch of `text` that holds `offset` (the last stretch for an
+    /// offset at the end): the queries around a position, read without the rest of a
+    /// large document (the language server's requests, issue 19).
+    pub fn stretch_around(text: &str, offset: usize) -> std::ops::Range<usize> {
+        let mut reader = DocumentReader::new(text);
+        loop {
+            let from = reader.from;
+            let (cut, _) = reader.next_cut();
+            if offset < cut || cut >= text.len() || cut <= from {
+                return from..cut.max(from);
+            }
+            reader.from = cut;
+        }
+    }
+
     /// Where the next stretch ends, and whether it is too long to parse.
     fn next_cut(&mut self) -> (usize, bool) {
         let text = self.text;
