@@ -189,7 +189,9 @@ fn check_one(
     let here = &syntax[from..to];
     for mut d in statements::check_query(query, params) {
         // A syntax error that contains the finding lies in the same query.
-        if here.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end) || follows_from_syntax(text, d.span, here) {
+        if here.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end)
+            || follows_from_syntax(text, d.span, here)
+        {
             continue;
         }
         // As many as the parser reports at most (issue 19); the rest are counted.

@@ -92,7 +92,9 @@ impl Piece {
             Piece::Recall => "RECALL beliefs ABOUT \"alice\" ",
             Piece::Where => "WHERE subject = \"bob\" AND confidence > 0.5 ",
             Piece::With => "WITH diversity(mmr, lambda = 0.5) ",
-            Piece::Assemble => "ASSEMBLE ctx FOR \"x\" FROM a: (RECALL goals), b: $p BUDGET 500 tokens PRIORITY a > b FORMAT sml",
+            Piece::Assemble => {
+                "ASSEMBLE ctx FOR \"x\" FROM a: (RECALL goals), b: $p BUDGET 500 tokens PRIORITY a > b FORMAT sml"
+            }
             Piece::Let => "LET $p = RECALL events RECENT 3;\n",
             Piece::Semicolon => ";\n",
             Piece::Pipe => "| LIMIT 5 | SELECT subject ",
@@ -226,7 +228,9 @@ pub fn lsp_session(data: &[u8]) {
                 let a = lines.offset(u32::from(a.0), u32::from(a.1)) as usize;
                 let b = lines.offset(u32::from(b.0), u32::from(b.1)) as usize;
                 let range = Span::new(a.min(b), a.max(b));
-                for action in engine::actions::actions(text, doc.analysis.document.as_ref(), &doc.analysis.diagnostics, range) {
+                for action in
+                    engine::actions::actions(text, doc.analysis.document.as_ref(), &doc.analysis.diagnostics, range)
+                {
                     for e in &action.edits {
                         check_span(text, &lines, e.span, "code action");
                     }

@@ -79,8 +79,12 @@ impl Deadline {
     /// The CAL-E031 (or E075) of this deadline.
     pub fn exceeded(&self) -> Diagnostic {
         let what = if self.code == Code::E075 { "ASSEMBLE" } else { "The query" };
-        Diagnostic::new(self.code, Span::default(), format!("{what} exceeded its time limit of {} ms.", self.limit.as_millis()))
-            .with_suggestion("Narrow the query: add a WHERE condition on subject, relation or type, or lower LIMIT.")
+        Diagnostic::new(
+            self.code,
+            Span::default(),
+            format!("{what} exceeded its time limit of {} ms.", self.limit.as_millis()),
+        )
+        .with_suggestion("Narrow the query: add a WHERE condition on subject, relation or type, or lower LIMIT.")
     }
 
     /// The instant the time is up, for the store's own loops ([`oms::interrupt`]).

@@ -79,7 +79,12 @@ pub fn lex_into<'s>(src: &'s str, mut buffer: Vec<(Token<'s>, Span)>) -> Lexed<'
 /// [`lex`] gives them: the tokens and diagnostics of consecutive windows are those of the
 /// whole text (`windows_are_the_whole_text`). This is how a large document is read a
 /// stretch at a time, so that its tokens need not all be held at once (issue 19).
-pub fn lex_window<'s>(src: &'s str, from: usize, at_least: usize, buffer: Vec<(Token<'s>, Span)>) -> (Lexed<'s>, usize) {
+pub fn lex_window<'s>(
+    src: &'s str,
+    from: usize,
+    at_least: usize,
+    buffer: Vec<(Token<'s>, Span)>,
+) -> (Lexed<'s>, usize) {
     lex_some(src, from, at_least, false, buffer)
 }
 
@@ -89,11 +94,20 @@ pub fn lex_tokens<'s>(src: &'s str, from: usize, count: usize, buffer: Vec<(Toke
     lex_some(src, from, count, true, buffer)
 }
 
-fn lex_some<'s>(src: &'s str, from: usize, at_least: usize, any: bool, buffer: Vec<(Token<'s>, Span)>) -> (Lexed<'s>, usize) {
+fn lex_some<'s>(
+    src: &'s str,
+    from: usize,
+    at_least: usize,
+    any: bool,
+    buffer: Vec<(Token<'s>, Span)>,
+) -> (Lexed<'s>, usize) {
     let mut buffer = buffer;
     buffer.clear();
     if src.len() >= u32::MAX as usize || from >= src.len() {
-        return (if from == 0 { lex_into(src, buffer) } else { Lexed { tokens: buffer, ..Lexed::default() } }, src.len());
+        return (
+            if from == 0 { lex_into(src, buffer) } else { Lexed { tokens: buffer, ..Lexed::default() } },
+            src.len(),
+        );
     }
     let mut out = Lexed { tokens: buffer, diagnostics: Vec::new(), plain: true };
     let end = scan::scan(src, from, at_least.max(1), any, &mut out);

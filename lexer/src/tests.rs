@@ -380,8 +380,11 @@ fn windows_are_the_whole_text() {
         for at_least in [1, 2, 3, 4, 5, 1000] {
             let (mut tokens, mut diagnostics, mut from) = (Vec::new(), Vec::new(), 0);
             loop {
-                let (lexed, end) =
-                    if at_least % 2 == 0 { lex_tokens(text, from, at_least, Vec::new()) } else { lex_window(text, from, at_least, Vec::new()) };
+                let (lexed, end) = if at_least % 2 == 0 {
+                    lex_tokens(text, from, at_least, Vec::new())
+                } else {
+                    lex_window(text, from, at_least, Vec::new())
+                };
                 tokens.extend(lexed.tokens);
                 diagnostics.extend(lexed.diagnostics);
                 if end >= text.len() {

@@ -2,9 +2,9 @@
 //! diagnostics of reading it whole, however short the stretches: on the corpus joined into
 //! documents, on LET chains, on brackets left open across `;`, and past the diagnostic cap.
 
+use cal_grammar::Diagnostic;
 use cal_parser::ast::Query;
 use cal_parser::stream::DocumentReader;
-use cal_grammar::Diagnostic;
 
 fn corpus() -> Vec<String> {
     let mut out = Vec::new();
@@ -99,6 +99,10 @@ fn a_stretch_that_never_ends_a_query_is_refused_unread() {
     let parsed = cal_parser::parse_document(&text);
     let d = &parsed.diagnostics;
     assert_eq!((d[0].code.as_str(), d[0].span.end as usize), ("CAL-E001", cut));
-    let rest: Vec<_> = cal_parser::parse_document(&text[cut..]).diagnostics.iter().map(|d| (d.code, d.span.start as usize + cut)).collect();
+    let rest: Vec<_> = cal_parser::parse_document(&text[cut..])
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.span.start as usize + cut))
+        .collect();
     assert_eq!(d[1..].iter().map(|d| (d.code, d.span.start as usize)).collect::<Vec<_>>(), rest);
 }

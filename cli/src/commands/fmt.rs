@@ -1,9 +1,9 @@
 //! `cal fmt [--write | --check | --diff] [PATH …]`: the canonical text of `.cal` documents.
 //! PATHs are files, directories and globs (`crate::files`); standard input when none.
 
-use cal_grammar::Diagnostic;
 use crate::files::{self, Source};
 use crate::render;
+use cal_grammar::Diagnostic;
 use cal_lexer::decode_utf8;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -104,8 +104,7 @@ fn count(cx: &mut Ctx<'_>, c: &Compiled) -> Result<usize, Diagnostic> {
         return Ok(0);
     }
     let q = Query { filters: c.filters.clone(), view: c.view, sort: Vec::new(), limit: Some(0), cursor: None };
-    let n =
-        cx.facade.count(c.text.as_deref(), &q).map_err(|e| cx.deadline.store_error(Default::default(), &e))?;
+    let n = cx.facade.count(c.text.as_deref(), &q).map_err(|e| cx.deadline.store_error(Default::default(), &e))?;
     cx.stats.store_ops += 1;
     cx.stats.scanned += n as u64;
     cx.deadline.check()?;
