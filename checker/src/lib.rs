@@ -121,7 +121,7 @@ pub fn analyze_each(text: &str, params: Option<&Params>, mut each: impl FnMut(Ve
     // syntax errors up to the next query's start are its own.
     let mut pending: Option<Query> = None;
     let mut syntax: Vec<Span> = Vec::new();
-    while let Some(piece) = reader.next() {
+    for piece in reader.by_ref() {
         let mut found: Vec<Span> = piece.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.span).collect();
         found.sort_by_key(|s| (s.start, s.end));
         syntax.extend(found);
