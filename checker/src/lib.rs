@@ -107,55 +107,80 @@ impl Analysis {
 /// `replacement` gets an `example` showing its query with that fix and every other
 /// machine-applicable fix of the query applied (no example repeats another typo).
 pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
-    let parsed = cal_parser::parse_document(text);
-    let mut diagnostics = parsed.diagnostics;
-    let mut syntax: Vec<Span> = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.span).collect();
-    syntax.sort_by_key(|s| (s.start, s.end));
-    let mut dropped = 0usize;
-    let mut first_dropped = None;
-    if let Some(doc) = &parsed.ast {
-        for (i, query) in doc.queries.iter().enumerate() {
-            // The query's text runs to the next query (its `;` and any skipped tail included).
-            let next = doc.queries.get(i + 1).map_or(u32::MAX, |n| n.span.start);
-            let from = syntax.partition_point(|s| s.start < query.span.start);
-            let to = syntax.partition_point(|s| s.start < next);
-            let here = &syntax[from..to];
-            for mut d in statements::check_query(query, params) {
-                // A syntax error that contains the finding lies in the same query.
-                if here.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end)
-                    || follows_from_syntax(text, d.span, here)
-                {
-                    continue;
-                }
-                // As many as the parser reports at most (issue 19); the rest are counted.
-                if diagnostics.len() >= cal_parser::MAX_DIAGNOSTICS {
-                    dropped += 1;
-                    first_dropped.get_or_insert(d.span);
-                    continue;
-                }
-                d.complete_example(text, query.span);
-                diagnostics.push(d);
+    let mut queries = Vec::new();
+    let diagnostics = analyze_each(text, params, |q| queries.extend(q));
+    Analysis { document: Some(Document { queries }), diagnostics }
+}
+
+/// [`analyze`] a stretch of the document at a time (`cal_parser::stream`): `each` is given
+/// the queries of each stretch once they are checked, to keep or to drop, so that a caller
+/// that needs only the diagnostics (`cal check`) holds one stretch's trees at a time
+/// (issue 19). Returns every diagnostic, as [`analyze`] does.
+pub fn analyze_each(text: &str, params: Option<&Params>, mut each: impl FnMut(Vec<Query>)) -> Vec<Diagnostic> {
+    let mut reader = cal_parser::stream::DocumentReader::new(text);
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut cap = Cap::default();
+    // The last query read is checked once the next one is found (or the text ends): the
+    // syntax errors up to the next query's start are its own.
+    let mut pending: Option<Query> = None;
+    let mut syntax: Vec<Span> = Vec::new();
+    // Every query's span, in order: a few bytes per query, kept after its tree is dropped.
+    let mut spans: Vec<Span> = Vec::new();
+    for piece in reader.by_ref() {
+        let mut found: Vec<Span> = piece.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.span).collect();
+        found.sort_by_key(|s| (s.start, s.end));
+        syntax.extend(found);
+        diagnostics.extend(piece.diagnostics);
+        let mut checked = Vec::with_capacity(piece.queries.len());
+        spans.extend(piece.queries.iter().map(|q| q.span));
+        for query in piece.queries {
+            if let Some(prev) = pending.take() {
+                check_one(text, params, &prev, query.span.start, &syntax, &mut diagnostics, &mut cap);
+                checked.push(prev);
             }
+            // Errors before this query belong to the ones already checked.
+            let keep_from = syntax.partition_point(|s| s.start < query.span.start);
+            syntax.drain(..keep_from);
+            pending = Some(query);
+        }
+        if !checked.is_empty() {
+            each(checked);
         }
     }
-    if dropped > 0
+    if let Some(last) = pending.take() {
+        check_one(text, params, &last, u32::MAX, &syntax, &mut diagnostics, &mut cap);
+        each(vec![last]);
+    }
+    diagnostics.extend(reader.summary());
+    if cap.dropped > 0
         && let Some(last) = diagnostics.last()
     {
         let summary = Diagnostic::new(
             last.code,
-            first_dropped.unwrap_or(last.span),
+            cap.first_dropped.unwrap_or(last.span),
             format!(
-                "{dropped} more problems were found and are not listed: at most {} are reported per document.",
+                "{} more problems were found and are not listed: at most {} are reported per document.",
+                cap.dropped,
                 cal_parser::MAX_DIAGNOSTICS
             ),
         )
         .with_suggestion("Fix the problems listed first; the rest are reported once fewer remain.");
         diagnostics.push(summary);
     }
-    if let Some(doc) = &parsed.ast {
-        for query in &doc.queries {
-            cal_grammar::complete_examples_together(&mut diagnostics, text, query.span);
-        }
+    // Each query holding a fix gets its examples completed together (the queries without one
+    // have nothing to complete, and the document's trees are gone by now).
+    let mut holding: Vec<Span> = diagnostics
+        .iter()
+        .filter(|d| d.replacement.is_some())
+        .filter_map(|d| {
+            let i = spans.partition_point(|s| s.start <= d.span.start);
+            i.checked_sub(1).map(|i| spans[i]).filter(|s| d.span.end <= s.end)
+        })
+        .collect();
+    holding.sort_by_key(|s| (s.start, s.end));
+    holding.dedup();
+    for query in holding {
+        cal_grammar::complete_examples_together(&mut diagnostics, text, query);
     }
     // A fix in a stretch the parser could not read as a query (`SUPER SEDE …`): its example
     // is that stretch, between the `;`s around it, with the fixes applied.
@@ -169,7 +194,46 @@ pub fn analyze(text: &str, params: Option<&Params>) -> Analysis {
     }
     sort_diagnostics(&mut diagnostics);
     diagnostics.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
-    Analysis { document: parsed.ast, diagnostics }
+    diagnostics
+}
+
+/// Check findings not listed past the cap.
+#[derive(Default)]
+struct Cap {
+    dropped: usize,
+    first_dropped: Option<Span>,
+}
+
+/// Checks one query whose text runs to `next` (the next query's start: its `;` and any
+/// skipped tail included), given the syntax errors from its start on (`syntax`, sorted).
+fn check_one(
+    text: &str,
+    params: Option<&Params>,
+    query: &Query,
+    next: u32,
+    syntax: &[Span],
+    diagnostics: &mut Vec<Diagnostic>,
+    cap: &mut Cap,
+) {
+    let from = syntax.partition_point(|s| s.start < query.span.start);
+    let to = syntax.partition_point(|s| s.start < next);
+    let here = &syntax[from..to];
+    for mut d in statements::check_query(query, params) {
+        // A syntax error that contains the finding lies in the same query.
+        if here.iter().any(|s| s.start <= d.span.start && d.span.end <= s.end)
+            || follows_from_syntax(text, d.span, here)
+        {
+            continue;
+        }
+        // As many as the parser reports at most (issue 19); the rest are counted.
+        if diagnostics.len() >= cal_parser::MAX_DIAGNOSTICS {
+            cap.dropped += 1;
+            cap.first_dropped.get_or_insert(d.span);
+            continue;
+        }
+        d.complete_example(text, query.span);
+        diagnostics.push(d);
+    }
 }
 
 /// The text between the `;` before `span` and the `;` after it (or the ends of the text),

@@ -10,7 +10,6 @@
 
 use cal_checker::Params;
 use cal_grammar::Diagnostic;
-use cal_lexer::Token;
 use cal_parser::ast::{Document, Query};
 
 /// The most bytes of text one invocation of `cal run`, `explain` or `prepare` reads
@@ -64,12 +63,16 @@ pub fn check(text: &str, params: &Params) -> Result<Checked, String> {
     if cal_service::request::is_json_form(text) {
         return check_json(text, params);
     }
-    let separators: Vec<u32> =
-        cal_lexer::lex(text).tokens.iter().filter(|(t, _)| matches!(t, Token::Semicolon)).map(|(_, s)| s.end).collect();
+    // Counted without holding the tokens (10 MB of `;` is ten million of them: issue 19).
+    let separators = cal_lexer::semicolons(text, MAX_DOCUMENT_QUERIES + 1);
     if separators.len() >= MAX_DOCUMENT_QUERIES {
+        let (all, last) = if separators.len() > MAX_DOCUMENT_QUERIES {
+            cal_lexer::count_semicolons(text)
+        } else {
+            (separators.len(), *separators.last().unwrap_or(&0))
+        };
         // A trailing `;` ends the last query rather than starting another; count generously.
-        let queries =
-            separators.len() + usize::from(!text[*separators.last().unwrap_or(&0) as usize..].trim().is_empty());
+        let queries = all + usize::from(!text[last as usize..].trim().is_empty());
         if queries > MAX_DOCUMENT_QUERIES {
             return Err(too_many(queries));
         }

@@ -143,12 +143,13 @@ fn write_excerpt(name: &str, index: &LineIndex<'_>, d: &Diagnostic, out: &mut im
     let (_, line_start) = index.line_of(pos.start);
     let (line_start, start, end) = (line_start as usize, pos.start as usize, pos.end as usize);
     let before: usize = text[line_start..start].chars().rev().take(40).map(char::len_utf8).sum();
-    // Lines end at `\n`, `\r\n` or a lone `\r`, as LineIndex counts them.
-    let after_line = text[start..].find(['\r', '\n']).map_or(text.len(), |n| start + n);
-    let after: usize = text[start..after_line].chars().take(80).map(char::len_utf8).sum();
+    // Lines end at `\n`, `\r\n` or a lone `\r`, as LineIndex counts them. Only the 80
+    // characters shown are looked at: a 10 MB line is not scanned once per diagnostic.
+    let ends_line = |c: char| matches!(c, '\r' | '\n');
+    let after: usize = text[start..].chars().take_while(|c| !ends_line(*c)).take(80).map(char::len_utf8).sum();
     let (from, to) = (start - before, start + after);
     let lead = if from > line_start { "…" } else { "" };
-    let tail = if to < after_line { "…" } else { "" };
+    let tail = if text[to..].chars().next().is_some_and(|c| !ends_line(c)) { "…" } else { "" };
     let kind = if d.is_error() { "Error" } else { "Warning" };
     writeln!(out, "[{}] {kind}: {}", d.code, human(&d.message))?;
     writeln!(out, "   ╭─[ {name}:{}:{} ]", pos.line, pos.col)?;

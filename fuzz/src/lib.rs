@@ -5,5 +5,7 @@
 //! the same code on the same bytes.
 
 pub mod generate;
+pub mod lsp;
+pub mod mgfile;
 pub mod pipeline;
 pub mod targets;

@@ -112,7 +112,7 @@ pub fn json_roundtrip(data: &[u8]) {
 
 /// A blob that decodes re-encodes to the same bytes (it was canonical, §4), and the
 /// re-encoded bytes decode to the same grain.
-fn mg_blob(data: &[u8]) {
+pub(crate) fn mg_blob(data: &[u8]) {
     if let Ok(grain) = oms::decode(data) {
         let blob = grain.encode().expect("a decoded grain encodes");
         assert_eq!(blob.bytes, data, "re-encoding a decoded blob changed its bytes");

@@ -111,3 +111,34 @@ fn damaged_stores_pass_the_durable_checks() {
         targets::durable_open(&bytes(seed + 1000, pairs * 5 + extra));
     }
 }
+
+#[test]
+fn lsp_session_regressions() {
+    replay("lsp_session", cal_fuzz::lsp::lsp_session);
+}
+
+/// A deterministic sweep of sessions through the `lsp_session` checks: 200 pseudo-random
+/// inputs of 64 to 1,024 bytes.
+#[test]
+fn editor_sessions_pass_the_lsp_checks() {
+    for seed in 0..200u64 {
+        cal_fuzz::lsp::lsp_session(&bytes(seed + 5000, 64 + (seed as usize * 37) % 960));
+    }
+}
+
+#[test]
+fn mg_file_regressions() {
+    replay("mg_file", cal_fuzz::mgfile::mg_file);
+}
+
+/// A deterministic sweep of damaged `.mg` files through the `mg_file` checks, each base file
+/// with and without its footer recomputed.
+#[test]
+fn damaged_files_pass_the_mg_checks() {
+    cal_fuzz::mgfile::mg_file(&[0]);
+    for seed in 0..120u64 {
+        let mut input = bytes(seed + 9000, 1 + (1 + (seed as usize * 7) % 20) * 5 + (seed as usize % 3));
+        input[0] = (seed % 16) as u8;
+        cal_fuzz::mgfile::mg_file(&input);
+    }
+}

@@ -84,13 +84,7 @@ impl Deadline {
                 .with_suggestion("Run it again to get its answer; narrow it if it takes too long."));
         }
         if self.start.elapsed() >= self.limit {
-            let what = if self.code == Code::E075 { "ASSEMBLE" } else { "The query" };
-            return Err(Diagnostic::new(
-                self.code,
-                Span::default(),
-                format!("{what} exceeded its time limit of {} ms.", self.limit.as_millis()),
-            )
-            .with_suggestion("Narrow the query: add a WHERE condition on subject, relation or type, or lower LIMIT."));
+            return Err(self.exceeded());
         }
         Ok(())
     }
@@ -98,6 +92,31 @@ impl Deadline {
     /// The time left before the deadline (zero once it has passed).
     pub fn remaining(&self) -> Duration {
         self.limit.saturating_sub(self.start.elapsed())
+    }
+
+    /// The CAL-E031 (or E075) of this deadline.
+    pub fn exceeded(&self) -> Diagnostic {
+        let what = if self.code == Code::E075 { "ASSEMBLE" } else { "The query" };
+        Diagnostic::new(
+            self.code,
+            Span::default(),
+            format!("{what} exceeded its time limit of {} ms.", self.limit.as_millis()),
+        )
+        .with_suggestion("Narrow the query: add a WHERE condition on subject, relation or type, or lower LIMIT.")
+    }
+
+    /// The instant the time is up, for the store's own loops ([`oms::interrupt`]).
+    pub fn at(&self) -> Instant {
+        self.start + self.limit
+    }
+
+    /// A store error as the query reports it: the deadline's code when the store stopped
+    /// for it ([`oms::error::OmsError::Interrupted`]), otherwise an internal error.
+    pub fn store_error(&self, span: Span, e: &oms::error::OmsError) -> Diagnostic {
+        match e {
+            oms::error::OmsError::Interrupted => self.exceeded(),
+            _ => bug(span, &format!("store error: {e}")),
+        }
     }
 
     /// Milliseconds since the start.

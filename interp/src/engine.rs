@@ -99,7 +99,10 @@ impl<F: ReadFacade> Interpreter<F> {
             stream,
         };
         cx.stats.notes.extend(plan.notes.iter().cloned());
+        // The store's own loops stop at the same deadline (issue 19: timeouts within 10%).
+        let scope = oms::interrupt::within(cx.deadline.at());
         let result = run_query(&mut cx, query, &plan);
+        drop(scope);
         if let (Err(d), Some(em)) = (&result, cx.stream.as_mut()) {
             em.error(d);
         }

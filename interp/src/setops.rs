@@ -97,30 +97,20 @@ fn merge_rows(op: SetOperator, left: Vec<Row>, right: Vec<Row>) -> Vec<Row> {
     }
 }
 
+/// Merges extracted values in order, each once; linear (a set of what is already out, and
+/// of the right operand): a store's subjects can be thousands on each side (issue 19).
 fn merge_values(op: SetOperator, left: Vec<String>, right: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let keep = |v: &String, out: &Vec<String>| !out.contains(v);
-    match op {
-        SetOperator::Union => {
-            for v in left.into_iter().chain(right) {
-                if keep(&v, &out) {
-                    out.push(v);
-                }
-            }
-        }
-        SetOperator::Intersect => {
-            for v in left {
-                if right.contains(&v) && keep(&v, &out) {
-                    out.push(v);
-                }
-            }
-        }
-        SetOperator::Except => {
-            for v in left {
-                if !right.contains(&v) && keep(&v, &out) {
-                    out.push(v);
-                }
-            }
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let right_set: std::collections::HashSet<&String> = right.iter().collect();
+    let wanted: Vec<String> = match op {
+        SetOperator::Union => left.iter().chain(right.iter()).cloned().collect(),
+        SetOperator::Intersect => left.into_iter().filter(|v| right_set.contains(v)).collect(),
+        SetOperator::Except => left.into_iter().filter(|v| !right_set.contains(v)).collect(),
+    };
+    for v in wanted {
+        if seen.insert(v.clone()) {
+            out.push(v);
         }
     }
     out

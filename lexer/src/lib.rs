@@ -60,7 +60,7 @@ pub fn lex_into<'s>(src: &'s str, mut buffer: Vec<(Token<'s>, Span)>) -> Lexed<'
     }
     buffer.reserve(src.len() / 4 + 4);
     let mut out = Lexed { tokens: buffer, diagnostics: Vec::new(), plain: true };
-    scan::scan(src, &mut out);
+    scan::scan(src, 0, usize::MAX, false, &mut out);
     // Every byte outside ASCII is in a string, a comment, a template body or
     // input the scanner rejected, and each of those clears `plain`: a plain
     // text holds no bidi control, and most queries are spared the search.
@@ -71,6 +71,88 @@ pub fn lex_into<'s>(src: &'s str, mut buffer: Vec<(Token<'s>, Span)>) -> Lexed<'
         }
     }
     out
+}
+
+/// The tokens of `src` from byte `from` — the start of a token, such as the byte after a
+/// `;` — up to and including the first `;` that makes `at_least` tokens or more, or to the
+/// end; returns them with the byte where they stop. Spans are offsets into `src`, as
+/// [`lex`] gives them: the tokens and diagnostics of consecutive windows are those of the
+/// whole text (`windows_are_the_whole_text`). This is how a large document is read a
+/// stretch at a time, so that its tokens need not all be held at once (issue 19).
+pub fn lex_window<'s>(
+    src: &'s str,
+    from: usize,
+    at_least: usize,
+    buffer: Vec<(Token<'s>, Span)>,
+) -> (Lexed<'s>, usize) {
+    lex_some(src, from, at_least, false, buffer)
+}
+
+/// [`lex_window`], stopping after `count` tokens whatever the last one is: how a text is
+/// looked through a few tokens at a time, holding no more of them.
+pub fn lex_tokens<'s>(src: &'s str, from: usize, count: usize, buffer: Vec<(Token<'s>, Span)>) -> (Lexed<'s>, usize) {
+    lex_some(src, from, count, true, buffer)
+}
+
+fn lex_some<'s>(
+    src: &'s str,
+    from: usize,
+    at_least: usize,
+    any: bool,
+    buffer: Vec<(Token<'s>, Span)>,
+) -> (Lexed<'s>, usize) {
+    let mut buffer = buffer;
+    buffer.clear();
+    if src.len() >= u32::MAX as usize || from >= src.len() {
+        return (
+            if from == 0 { lex_into(src, buffer) } else { Lexed { tokens: buffer, ..Lexed::default() } },
+            src.len(),
+        );
+    }
+    let mut out = Lexed { tokens: buffer, diagnostics: Vec::new(), plain: true };
+    let end = scan::scan(src, from, at_least.max(1), any, &mut out);
+    if !out.plain {
+        let mut bidi = check_bidi(&src[from..end]);
+        if !bidi.is_empty() {
+            for d in &mut bidi {
+                d.span = Span { start: d.span.start + from as u32, end: d.span.end + from as u32 };
+            }
+            out.diagnostics.splice(0..0, bidi);
+        }
+    }
+    (out, end)
+}
+
+/// The end offsets of the `;` tokens of `src`, at most `max` of them, without holding the
+/// other tokens: how a document's queries are counted before it is read (issue 19).
+pub fn semicolons(src: &str, max: usize) -> Vec<u32> {
+    let mut ends = Vec::new();
+    let mut from = 0;
+    let mut buffer = Vec::new();
+    while from < src.len() && ends.len() < max {
+        let (lexed, end) = lex_tokens(src, from, 4096, buffer);
+        ends.extend(lexed.tokens.iter().filter(|(t, _)| matches!(t, Token::Semicolon)).map(|(_, s)| s.end));
+        buffer = recycle(lexed.tokens);
+        from = end;
+    }
+    ends.truncate(max);
+    ends
+}
+
+/// How many `;` tokens `src` holds and where the last one ends, holding no token: a
+/// document's queries counted before it is read (issue 19).
+pub fn count_semicolons(src: &str) -> (usize, u32) {
+    let (mut count, mut last, mut from, mut buffer) = (0, 0, 0, Vec::new());
+    while from < src.len() {
+        let (lexed, end) = lex_tokens(src, from, 4096, buffer);
+        for (_, span) in lexed.tokens.iter().filter(|(t, _)| matches!(t, Token::Semicolon)) {
+            count += 1;
+            last = span.end;
+        }
+        buffer = recycle(lexed.tokens);
+        from = end;
+    }
+    (count, last)
 }
 
 /// The empty token list of one text, with its allocation, retyped for

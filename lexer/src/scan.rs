@@ -9,12 +9,18 @@ use crate::swar::{ident_end, is_ident, is_word_start, quote_backslash_or_high, q
 use crate::{Lexed, Token, excluded, hash_literal, keywords, malformed, names_a_domain_field, template};
 use cal_grammar::{ExcludedWord, Span};
 
-/// Scans `src` into `out`. Offsets fit in u32 (checked by the caller).
-pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
+/// Scans `src` from byte `from` (the start of a token) into `out`, and stops after the
+/// first `;` that brings `out.tokens` to `stop_after` tokens or more; returns where it
+/// stopped (`src.len()` at the end); with `any`, it stops after whatever token does.
+/// Offsets fit in u32 (checked by the caller).
+pub(crate) fn scan<'s>(src: &'s str, from: usize, stop_after: usize, any: bool, out: &mut Lexed<'s>) -> usize {
     let bytes = src.as_bytes();
     let n = bytes.len();
-    let mut i = 0;
+    let mut i = from;
     while i < n {
+        if any && out.tokens.len() >= stop_after {
+            return i;
+        }
         let b = bytes[i];
         let start = i;
         // Pushes a token ending at `$end` and steps over one space after it: most
@@ -140,7 +146,13 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
                 b'{' => emit!(Token::LBrace, i + 1),
                 b'}' => emit!(Token::RBrace, i + 1),
                 b',' => emit!(Token::Comma, i + 1),
-                b';' => emit!(Token::Semicolon, i + 1),
+                b';' => {
+                    out.tokens.push((Token::Semicolon, Span { start: start as u32, end: start as u32 + 1 }));
+                    i += 1;
+                    if out.tokens.len() >= stop_after {
+                        return i;
+                    }
+                }
                 b':' => emit!(Token::Colon, i + 1),
                 b'|' => emit!(Token::Pipe, i + 1),
                 b'/' => emit!(Token::Slash, i + 1),
@@ -157,6 +169,7 @@ pub(crate) fn scan<'s>(src: &'s str, out: &mut Lexed<'s>) {
             }
         }
     }
+    n
 }
 
 /// Input the scanner does not take (`malformed` classifies and reports it),

@@ -361,3 +361,47 @@ fn a_comment_ends_at_every_line_end_an_editor_shows() {
         }
     }
 }
+
+/// Read a window at a time, every size of window, a text gives the tokens and the
+/// diagnostics of [`lex`] over the whole: `;` inside strings, comments and template
+/// bodies does not end a window, and bidi controls are found at their offsets.
+#[test]
+fn windows_are_the_whole_text() {
+    let texts = [
+        "RECALL beliefs ABOUT \"a;b\"; RECALL goals -- a;comment\n; ;;",
+        "DEFINE TEMPLATE t ELEMENT { {{subject}}; } ; RECALL \u{202E}beliefs; EXISTS sha256:a1b2c3d4\u{2026};",
+        "RECALL x WHERE \"unterminated ; string",
+        ";;;;;",
+        "RECALL ABOUT \"caf\u{e9}\"; DELETE; RECALL b\u{e9}liefs; LET $a = RECALL x; RECALL y",
+        "",
+    ];
+    for text in texts {
+        let whole = lex(text);
+        for at_least in [1, 2, 3, 4, 5, 1000] {
+            let (mut tokens, mut diagnostics, mut from) = (Vec::new(), Vec::new(), 0);
+            loop {
+                let (lexed, end) = if at_least % 2 == 0 {
+                    lex_tokens(text, from, at_least, Vec::new())
+                } else {
+                    lex_window(text, from, at_least, Vec::new())
+                };
+                tokens.extend(lexed.tokens);
+                diagnostics.extend(lexed.diagnostics);
+                if end >= text.len() {
+                    break;
+                }
+                assert!(end > from, "{text:?}");
+                from = end;
+            }
+            assert_eq!(tokens, whole.tokens, "{text:?} {at_least}");
+            let mut sorted = diagnostics.clone();
+            sorted.sort_by_key(|d| d.span.start);
+            let mut expected = whole.diagnostics.clone();
+            expected.sort_by_key(|d| d.span.start);
+            assert_eq!(sorted, expected, "{text:?} {at_least}");
+        }
+    }
+    assert_eq!(semicolons("a; \";\" ;b;", 10), vec![2, 8, 10]);
+    assert_eq!(semicolons(";;;;", 2), vec![1, 2]);
+    assert_eq!(count_semicolons(&"a; \";\" ;b;".repeat(3000)), (9000, 30_000));
+}

@@ -203,6 +203,9 @@ pub enum OmsError {
         /// What was refused.
         reason: String,
     },
+    /// `ERR_INTERRUPTED` (extension): the caller's deadline passed while the store was
+    /// working ([`crate::interrupt`]); the caller reports its own timeout.
+    Interrupted,
     /// `ERR_IO` (extension): reading or writing a stream failed.
     Io {
         /// The underlying error.
@@ -243,6 +246,7 @@ impl OmsError {
             OmsError::Conflict { .. } => "ERR_CONFLICT",
             OmsError::NotFound { .. } => "ERR_NOT_FOUND",
             OmsError::Busy { .. } => "ERR_BUSY",
+            OmsError::Interrupted => "ERR_INTERRUPTED",
             OmsError::Io { .. } => "ERR_IO",
             OmsError::Bug { .. } => "ERR_BUG",
         }
@@ -308,6 +312,7 @@ impl fmt::Display for OmsError {
             OmsError::Conflict { reason } => write!(f, "{reason}"),
             OmsError::NotFound { address } => write!(f, "no grain with address {address}"),
             OmsError::Busy { reason } => write!(f, "{reason}"),
+            OmsError::Interrupted => write!(f, "The caller's deadline passed; the store stopped."),
             OmsError::Io { reason } => write!(f, "{reason}"),
             OmsError::Bug { detail } => write!(f, "{detail} (this is a bug in the toolchain, please report it)"),
         }

@@ -19,6 +19,7 @@ pub mod error;
 pub mod fields;
 pub mod grain;
 pub mod header;
+pub mod interrupt;
 pub mod json;
 pub mod mg;
 pub mod msgpack;

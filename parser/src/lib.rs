@@ -14,6 +14,7 @@ pub mod ast;
 pub mod json;
 pub mod print;
 pub mod spec_examples;
+pub mod stream;
 mod syntax;
 pub mod template;
 
@@ -95,29 +96,47 @@ fn keep_tokens(tokens: Vec<(Token<'_>, Span)>) {
 pub const MAX_DIAGNOSTICS: usize = 1000;
 
 /// Parses a `.cal` document: queries separated by `;` (the last `;` optional).
-/// Each query is limited to 8,192 bytes on its own (CAL-E001).
+/// Each query is limited to 8,192 bytes on its own (CAL-E001). The document is read a
+/// stretch at a time ([`stream::DocumentReader`]), which a caller that need not hold every
+/// tree uses directly.
 pub fn parse_document(text: &str) -> Parsed<Document> {
-    let lexed = lex_into(text, recycle(TOKENS.take()));
-    if lexed.tokens.is_empty() {
-        keep_tokens(lexed.tokens);
-        let mut diagnostics = lexed.diagnostics;
-        if diagnostics.is_empty() {
-            diagnostics.push(empty_query(text));
-        }
-        return Parsed { ast: Some(Document { queries: Vec::new() }), diagnostics };
+    let mut reader = stream::DocumentReader::new(text);
+    let (mut queries, mut diagnostics) = (Vec::new(), Vec::new());
+    for piece in reader.by_ref() {
+        queries.extend(piece.queries);
+        diagnostics.extend(piece.diagnostics);
     }
-    let (queries, mut diagnostics) = syntax::document(text, (&lexed.tokens, lexed.plain), lexed.diagnostics);
-    keep_tokens(lexed.tokens);
-    for q in &queries {
-        diagnostics.extend(check_length(q.span));
-        for d in &mut diagnostics {
-            if d.span.start >= q.span.start && d.span.end <= q.span.end {
-                d.complete_example(text, q.span);
-            }
-        }
+    if let Some(summary) = reader.summary() {
+        diagnostics.push(summary);
+        sort_diagnostics(&mut diagnostics);
     }
-    let diagnostics = finish(text, diagnostics, Some(Span::new(0, 0)));
     Parsed { ast: Some(Document { queries }), diagnostics }
+}
+
+/// The diagnostics of [`parse_document`], without holding its trees: what `cal fmt` needs
+/// to know before it formats a large document a stretch at a time.
+pub fn document_diagnostics(text: &str) -> Vec<Diagnostic> {
+    let mut reader = stream::DocumentReader::new(text);
+    let mut diagnostics = Vec::new();
+    for piece in reader.by_ref() {
+        diagnostics.extend(piece.diagnostics);
+    }
+    if let Some(summary) = reader.summary() {
+        diagnostics.push(summary);
+        sort_diagnostics(&mut diagnostics);
+    }
+    diagnostics
+}
+
+/// The diagnostic that stands for `dropped` more past [`MAX_DIAGNOSTICS`], with the code of
+/// the last one listed, at the first one not listed.
+fn summary(code: Code, span: Span, dropped: usize) -> Diagnostic {
+    Diagnostic::new(
+        code,
+        span,
+        format!("{dropped} more problems were found and are not listed: at most {MAX_DIAGNOSTICS} are reported per document."),
+    )
+    .with_suggestion("Fix the problems listed first; the rest are reported once fewer remain.")
 }
 
 fn empty_query(text: &str) -> Diagnostic {

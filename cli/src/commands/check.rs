@@ -93,7 +93,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             }
         }
         let diagnostics = match decode_utf8(&bytes) {
-            Ok(text) => cal_checker::analyze(text, params.as_ref()).diagnostics,
+            // Each stretch's trees are dropped once checked: memory is bounded by a stretch
+            // and the diagnostic cap, not by the document (issue 19).
+            Ok(text) => cal_checker::analyze_each(text, params.as_ref(), drop),
             Err(d) => vec![d],
         };
         checked.push(Checked { name: input.name, bytes, diagnostics });

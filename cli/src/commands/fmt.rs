@@ -3,6 +3,7 @@
 
 use crate::files::{self, Source};
 use crate::render;
+use cal_grammar::Diagnostic;
 use cal_lexer::decode_utf8;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -101,13 +102,14 @@ fn format(input: &crate::input::Input) -> Outcome {
             return Outcome::Invalid;
         }
     };
-    let parsed = cal_parser::parse_document(text);
-    if parsed.has_errors() {
-        render::eprint_diagnostics(&input.name, text.as_bytes(), &parsed.diagnostics);
+    // Read twice, a stretch at a time, holding no more than a stretch's trees (issue 19):
+    // once for the diagnostics, once to format.
+    let diagnostics = cal_parser::document_diagnostics(text);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        render::eprint_diagnostics(&input.name, text.as_bytes(), &diagnostics);
         return Outcome::Invalid;
     }
-    let Some(doc) = parsed.ast else { return Outcome::Invalid };
-    let formatted = cal_parser::print::format_source(text, &doc);
+    let formatted = cal_parser::print::format_in_stretches(text, cal_parser::print::FORMAT_STRETCH_TOKENS);
     if !formatted.kept_as_written.is_empty() {
         let lines = cal_grammar::LineIndex::new(text);
         for (span, why) in &formatted.kept_as_written {

@@ -18,7 +18,7 @@ use oms::ContentAddress;
 use oms::store::{Filter, Hit, Query, ResultEnvelope};
 use serde_json::{Value as Json, json};
 
-use crate::context::{Ctx, bug};
+use crate::context::Ctx;
 
 /// The note a fused hit carries to `WITH score_breakdown` (removed before output).
 pub const PARTS_NOTE: &str = "_hybrid";
@@ -45,7 +45,9 @@ pub fn search(
     q: &Query,
     span: Span,
 ) -> Result<HybridAnswer, Diagnostic> {
-    let store_error = |e: oms::OmsError| bug(span, &format!("store error: {e}"));
+    // A store that stopped for the deadline reports the query's own timeout code.
+    let deadline = cx.deadline.clone();
+    let store_error = |e: oms::OmsError| deadline.store_error(span, &e);
     let query_vector = retriever.query_vector(text, cx.deadline.remaining());
     cx.deadline.check()?;
     let keyword = cx.facade.search(text, q).map_err(store_error)?;

@@ -78,7 +78,7 @@ fn fetch(cx: &mut Ctx<'_>, c: &Compiled, plan: &RecallPlan, o: &Options, skip: u
         (Some(t), None) => (cx.facade.search(t, &q), HashMap::new()),
         (None, _) => (cx.facade.query(&q), HashMap::new()),
     };
-    let env = env.map_err(|e| bug(plan.recall().span, &format!("store error: {e}")))?;
+    let env = env.map_err(|e| cx.deadline.store_error(plan.recall().span, &e))?;
     cx.stats.store_ops += 1;
     cx.stats.scanned += env.total as u64;
     cx.deadline.check()?;
@@ -129,8 +129,7 @@ fn count(cx: &mut Ctx<'_>, c: &Compiled) -> Result<usize, Diagnostic> {
         return Ok(n);
     }
     let q = Query { filters: c.filters.clone(), view: c.view, sort: Vec::new(), limit: Some(0), cursor: None };
-    let n =
-        cx.facade.count(c.text.as_deref(), &q).map_err(|e| bug(Default::default(), &format!("store error: {e}")))?;
+    let n = cx.facade.count(c.text.as_deref(), &q).map_err(|e| cx.deadline.store_error(Default::default(), &e))?;
     cx.stats.store_ops += 1;
     cx.stats.scanned += n as u64;
     cx.deadline.check()?;

@@ -150,7 +150,8 @@ pub fn dedup(rows: Vec<Row>, field: &str) -> Vec<Row> {
 /// `5 × needed` (at least 50) candidates and keeps the rest after them;
 /// the threshold form drops near-duplicates of kept grains.
 /// The query deadline is checked as the work goes (§17.3: a timeout holds within its
-/// limit, whatever the store's size): every [`CHECK_EVERY`] candidates tokenized, every MMR pick.
+/// limit, whatever the store's size): every [`CHECK_EVERY`] candidates tokenized, every MMR pick, and every threshold candidate
+/// once that many are kept.
 pub fn diversify(
     rows: Vec<Row>,
     div: Div,
@@ -207,7 +208,9 @@ pub fn diversify(
         Div::Threshold(x) => {
             let mut kept: Vec<(Row, HashSet<String>)> = Vec::new();
             for (n, r) in rows.into_iter().enumerate() {
-                if n % CHECK_EVERY == 0 {
+                // Each candidate is compared with every grain kept (up to 5,000): with many
+                // kept, one candidate is already worth a look at the clock.
+                if n % CHECK_EVERY == 0 || kept.len() >= CHECK_EVERY {
                     deadline.check()?;
                 }
                 if kept.len() >= needed.map_or(MAX_POOL, |n| n.saturating_mul(5).max(50)) {

@@ -58,6 +58,32 @@ pub fn tokens(text: &str) -> Vec<Tok> {
     lex(text).tokens.into_iter().map(|(t, span)| Tok { kind: kind_of(&t, text, span), span }).collect()
 }
 
+/// The [`tokens`] of the stretch of the document around `offset`
+/// (`cal_parser::stream::DocumentReader::stretch_around`: whole queries, the whole text of
+/// any document under 16,384 tokens), with their offsets in `text`: what a request at
+/// `offset` reads, so that it does not lex ten million tokens of a huge document.
+pub fn tokens_near(text: &str, offset: usize) -> Vec<Tok> {
+    let range = cal_parser::stream::DocumentReader::stretch_around(text, offset);
+    let (lexed, _) = cal_lexer::lex_window(&text[..range.end], range.start, usize::MAX, Vec::new());
+    lexed.tokens.into_iter().map(|(t, span)| Tok { kind: kind_of(&t, text, span), span }).collect()
+}
+
+/// [`tokens`] one at a time, until `keep` returns false, holding a few thousand lexer
+/// tokens at most: how a request on a huge document stays bounded (issue 19).
+pub fn tokens_while(text: &str, mut keep: impl FnMut(Tok) -> bool) {
+    let (mut from, mut buffer) = (0usize, Vec::new());
+    while from < text.len() {
+        let (lexed, end) = cal_lexer::lex_tokens(text, from, 4096, buffer);
+        for (t, span) in &lexed.tokens {
+            if !keep(Tok { kind: kind_of(t, text, *span), span: *span }) {
+                return;
+            }
+        }
+        buffer = cal_lexer::recycle(lexed.tokens);
+        from = end;
+    }
+}
+
 fn kind_of(t: &Token<'_>, text: &str, span: Span) -> Kind {
     match t {
         Token::Kw(k) => Kind::Kw(*k),
@@ -145,7 +171,7 @@ pub struct Context {
     pub replace: Span,
     /// The tokens of the current statement before the cursor.
     pub statement: Vec<Tok>,
-    /// All tokens of the document.
+    /// The tokens of the document around the cursor (all of them, unless it is huge: [`tokens_near`]).
     pub all: Vec<Tok>,
 }
 
@@ -159,7 +185,7 @@ pub fn at(text: &str, offset: usize) -> Context {
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let all = tokens(text);
+    let all = tokens_near(text, offset);
     let bytes = text.as_bytes();
     // Inside a token that is not a word we could be completing (a string, template text)?
     let inside = all.iter().find(|t| (t.span.start as usize) < offset && offset < t.span.end as usize);

@@ -23,13 +23,13 @@ impl Document {
     /// A document analyzed right away.
     pub fn new(text: impl Into<String>, version: i32) -> Self {
         let text = text.into();
-        let analysis = cal_checker::analyze(&text, None);
+        let analysis = analyze(&text);
         Document { text, version, analysis, analyzed_version: version }
     }
 
     /// Re-runs the parser and checker (the same `analyze` as `cal check`).
     pub fn analyze(&mut self) {
-        self.analysis = cal_checker::analyze(&self.text, None);
+        self.analysis = analyze(&self.text);
         self.analyzed_version = self.version;
     }
 
@@ -58,4 +58,19 @@ impl Document {
     pub fn set_version(&mut self, version: i32) {
         self.version = version;
     }
+}
+
+/// The most query trees a document keeps for the features that read them (hover, symbols,
+/// code actions): the first 10,000, as many as `cal run` takes from one document. A huge
+/// document's diagnostics are all computed, but the trees past these are dropped as they
+/// are checked, so opening 10 MB costs what its first queries do (issue 19).
+pub const MAX_KEPT_QUERIES: usize = 10_000;
+
+fn analyze(text: &str) -> Analysis {
+    let mut queries = Vec::new();
+    let diagnostics = cal_checker::analyze_each(text, None, |q| {
+        let room = MAX_KEPT_QUERIES.saturating_sub(queries.len());
+        queries.extend(q.into_iter().take(room));
+    });
+    Analysis { document: Some(cal_parser::ast::Document { queries }), diagnostics }
 }

@@ -23,7 +23,7 @@ pub fn hover(text: &str, document: Option<&Document>, offset: usize) -> Option<H
     if let Some(h) = code_at(text, offset) {
         return Some(h);
     }
-    let all = context::tokens(text);
+    let all = context::tokens_near(text, offset);
     let i = all
         .iter()
         .position(|t| (t.span.start as usize) <= offset && offset < t.span.end as usize)

@@ -77,7 +77,7 @@ fn in_priority(all: &[Tok], start: usize, i: usize) -> bool {
 
 /// The name at `offset` and all its occurrences, if the cursor is on a LET name or a source label.
 pub fn occurrences(text: &str, offset: usize) -> Option<Occurrences> {
-    let all = context::tokens(text);
+    let all = context::tokens_near(text, offset);
     let i = all.iter().position(|t| {
         (t.span.start as usize) <= offset
             && offset <= t.span.end as usize

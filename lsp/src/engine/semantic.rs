@@ -21,9 +21,20 @@ pub struct SemanticToken {
 
 /// Classifies the tokens and comments of `text`, in source order.
 pub fn tokens(text: &str) -> Vec<SemanticToken> {
+    tokens_upto(text, usize::MAX)
+}
+
+/// The first `max` (or a few more) of [`tokens`], computed without classifying the rest:
+/// what the server sends for a huge document (`MAX_SEMANTIC_TOKENS`, issue 19).
+pub fn tokens_upto(text: &str, max: usize) -> Vec<SemanticToken> {
     let mut out = Vec::new();
     let mut prev_end = 0usize;
-    for t in context::tokens(text) {
+    let mut complete = true;
+    context::tokens_while(text, |t| {
+        if out.len() >= max {
+            complete = false;
+            return false;
+        }
         comments(text, prev_end, t.span.start as usize, &mut out);
         prev_end = t.span.end as usize;
         let kind = match &t.kind {
@@ -44,8 +55,11 @@ pub fn tokens(text: &str) -> Vec<SemanticToken> {
                 out.push(SemanticToken { span: t.span, kind });
             }
         }
+        true
+    });
+    if complete {
+        comments(text, prev_end, text.len(), &mut out);
     }
-    comments(text, prev_end, text.len(), &mut out);
     out
 }
 

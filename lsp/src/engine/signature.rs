@@ -19,7 +19,7 @@ pub struct Signature {
 
 /// Signature help at `offset`, when it is inside the parentheses of a WITH option.
 pub fn signature(text: &str, offset: usize) -> Option<Signature> {
-    let all = context::tokens(text);
+    let all = context::tokens_near(text, offset);
     let before: Vec<&Tok> = all.iter().filter(|t| (t.span.end as usize) <= offset).collect();
     let mut depth = 0usize;
     let mut commas = 0u32;

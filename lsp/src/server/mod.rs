@@ -406,7 +406,8 @@ impl LanguageServer for Backend {
         Ok(self.with_doc(&params.text_document.uri, |doc, lines| {
             let mut data = Vec::new();
             let (mut line, mut col) = (0u32, 0u32);
-            for t in engine::semantic::tokens(&doc.text).into_iter().take(MAX_SEMANTIC_TOKENS) {
+            for t in engine::semantic::tokens_upto(&doc.text, MAX_SEMANTIC_TOKENS).into_iter().take(MAX_SEMANTIC_TOKENS)
+            {
                 let r = convert::range(lines, t.span);
                 if r.start.line != r.end.line {
                     continue;

@@ -83,7 +83,7 @@ impl Store {
     pub fn search(&self, text: &str, q: &Query) -> Result<ResultEnvelope> {
         let inner = self.read();
         let visible = search::visible_namespaces(q);
-        let scores = inner.text.score(text, visible.as_deref());
+        let scores = inner.text.score(text, visible.as_deref())?;
         answer_search(
             scores.iter().filter_map(|(id, s)| inner.record(*id).map(|r| (r, *s))),
             text,
@@ -208,11 +208,21 @@ pub(crate) fn answer_query_counted<'a>(
     let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
     let passes =
         |r: &Record| q.filters.iter().enumerate().all(|(i, f)| exact.get(i).copied().unwrap_or(false) || f.matches(r));
-    let matches: Vec<(&Record, f64)> = candidates.filter(|r| q.view.admits(r) && passes(r)).map(|r| (r, 1.0)).collect();
+    let mut ticker = crate::interrupt::Ticker::default();
+    let mut matches: Vec<(&Record, f64)> = Vec::new();
+    for r in candidates {
+        ticker.tick()?;
+        if q.view.admits(r) && passes(r) {
+            matches.push((r, 1.0));
+        }
+    }
     let default_sort = [SortKey { field: "created_at".into(), descending: true }];
     let keys: &[SortKey] = if q.sort.is_empty() { &default_sort } else { &q.sort };
     let total = known_total.unwrap_or(matches.len());
     let matches = sort_records(matches, keys, false, q.limit.map(|l| offset.saturating_add(l)));
+    if crate::interrupt::expired() {
+        return Err(OmsError::Interrupted);
+    }
     let fields = filter_fields(&q.filters);
     Ok(page(matches, total, offset, q.limit, fp, touch, |_| fields.clone()))
 }
@@ -294,8 +304,14 @@ pub(crate) fn answer_search<'a>(
 ) -> Result<ResultEnvelope> {
     let fp = fingerprint(q, Some(text));
     let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fp)).transpose()?.unwrap_or(0);
-    let mut matches: Vec<(&Record, f64)> =
-        scored.filter(|(r, _)| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r))).collect();
+    let mut ticker = crate::interrupt::Ticker::default();
+    let mut matches: Vec<(&Record, f64)> = Vec::new();
+    for (r, s) in scored {
+        ticker.tick()?;
+        if q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)) {
+            matches.push((r, s));
+        }
+    }
     let best = matches.iter().map(|(_, s)| *s).fold(0.0f64, f64::max);
     if best > 0.0 {
         for m in &mut matches {
@@ -304,6 +320,9 @@ pub(crate) fn answer_search<'a>(
     }
     let total = matches.len();
     let matches = sort_records(matches, &q.sort, q.sort.is_empty(), q.limit.map(|l| offset.saturating_add(l)));
+    if crate::interrupt::expired() {
+        return Err(OmsError::Interrupted);
+    }
     let fields = filter_fields(&q.filters);
     Ok(page(matches, total, offset, q.limit, fp, touch, |r| {
         let mut f = search::matched_fields(r.body.grain(), text);

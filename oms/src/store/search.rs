@@ -245,29 +245,43 @@ impl TextIndex {
     ///
     /// With `visible` (see [`visible_namespaces`]) the collection is those namespaces only:
     /// their documents, lengths and document frequencies.
-    pub(crate) fn score(&self, query: &str, visible: Option<&[String]>) -> IntMap<Id, f64> {
+    ///
+    /// A posting list grows with the store, so the caller's deadline is looked at as they
+    /// are walked ([`crate::interrupt`]): `Err(Interrupted)` once it has passed.
+    pub(crate) fn score(&self, query: &str, visible: Option<&[String]>) -> crate::error::Result<IntMap<Id, f64>> {
+        let mut ticker = crate::interrupt::Ticker::default();
         let mut scores: IntMap<Id, f64> = IntMap::default();
         let spaces: Option<Vec<u32>> = visible.map(|v| v.iter().filter_map(|n| self.spaces.get(n)).collect());
         let (docs, total_len) = match &spaces {
             None => (self.docs, self.total_len),
             Some(sp) => sp.iter().filter_map(|s| self.space_stats.get(s)).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)),
         };
-        let Some(stats) = Bm25::new(docs, total_len) else { return scores };
+        let Some(stats) = Bm25::new(docs, total_len) else { return Ok(scores) };
         let seen =
             |id: &Id| spaces.as_ref().is_none_or(|sp| self.space_of.get(*id as usize).is_some_and(|s| sp.contains(s)));
         for term in &query_terms(query) {
             let Some(list) = self.terms.get(term).and_then(|s| self.postings.get(&s)) else { continue };
-            let df = if spaces.is_some() { list.iter().filter(|(id, _)| seen(id)).count() } else { list.len() };
+            let df = if spaces.is_some() {
+                let mut df = 0;
+                for (id, _) in list {
+                    ticker.tick()?;
+                    df += usize::from(seen(id));
+                }
+                df
+            } else {
+                list.len()
+            };
             if df == 0 {
                 continue;
             }
             let idf = stats.idf(df);
             for (id, tf) in list.iter().filter(|(id, _)| seen(id)) {
+                ticker.tick()?;
                 let dl = self.doc_len.get(*id as usize).copied().unwrap_or(0);
                 *scores.entry(*id).or_default() += stats.term_score(idf, *tf, dl);
             }
         }
-        scores
+        Ok(scores)
     }
 }
 

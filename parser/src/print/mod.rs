@@ -23,9 +23,11 @@ mod assemble;
 mod recall;
 mod source;
 mod statements;
+mod stretches;
 mod values;
 
 pub use source::{Formatted, Kept, comment_inside, comment_spans, format_source};
+pub use stretches::{FORMAT_STRETCH_TOKENS, format_in_stretches};
 
 use crate::ast::{Document, Query, QueryBody, Recall, Statement};
 use cal_grammar::limits::MAX_QUERY_BYTES;

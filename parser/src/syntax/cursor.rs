@@ -75,6 +75,9 @@ pub(crate) struct Cursor<'s, 't> {
     dropped_from: usize,
     /// Where the first one not kept was.
     first_dropped: Option<Span>,
+    /// How many diagnostics this cursor keeps ([`crate::MAX_DIAGNOSTICS`], or what is left of
+    /// a document's budget after its earlier stretches).
+    limit: usize,
 }
 
 impl<'s, 't> Cursor<'s, 't> {
@@ -98,7 +101,34 @@ impl<'s, 't> Cursor<'s, 't> {
             dropped: 0,
             dropped_from: 0,
             first_dropped: None,
+            limit: crate::MAX_DIAGNOSTICS,
         }
+    }
+
+    /// Keeps at most `limit` diagnostics (the lexer's included); the rest are counted.
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// True when no further diagnostic would be kept: a caller that would build one only to
+    /// report it calls [`Cursor::count_dropped`] instead (10 MB of `;` is ten million).
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.diags.len() >= self.limit
+    }
+
+    /// Counts a diagnostic at `span` that is not kept, the cap being reached ([`Cursor::is_full`]).
+    pub fn count_dropped(&mut self, span: Span) {
+        self.dropped += 1;
+        self.first_dropped.get_or_insert(span);
+    }
+
+    /// The diagnostics kept, how many were not (the lexer's included) and where the first
+    /// of this parse's own was: for a document read a stretch at a time, whose summary
+    /// is made once at its end.
+    pub fn into_counted(self) -> (Vec<Diagnostic>, usize, Option<Span>) {
+        (self.diags, self.dropped, self.first_dropped)
     }
 
     /// The lexer dropped `n` diagnostics past the cap already: they are counted in the summary.
@@ -115,18 +145,7 @@ impl<'s, 't> Cursor<'s, 't> {
         {
             let code = last.code;
             let span = self.first_dropped.unwrap_or(last.span);
-            self.diags.push(
-                Diagnostic::new(
-                    code,
-                    span,
-                    format!(
-                        "{} more problems were found and are not listed: at most {} are reported per document.",
-                        self.dropped,
-                        crate::MAX_DIAGNOSTICS
-                    ),
-                )
-                .with_suggestion("Fix the problems listed first; the rest are reported once fewer remain."),
-            );
+            self.diags.push(crate::summary(code, span, self.dropped));
         }
         self.diags
     }
@@ -385,7 +404,7 @@ impl<'s, 't> Cursor<'s, 't> {
             ends_in_error: matches!(self.toks.last(), Some((Token::Error, _))),
         };
         if let Some(d) = super::expected::unexpected(self.src, found, exp) {
-            self.diags.push(d);
+            self.report(d);
         }
     }
 
@@ -405,7 +424,7 @@ impl<'s, 't> Cursor<'s, 't> {
     pub fn report(&mut self, d: Diagnostic) {
         // Memory and time stay proportional to what is shown (issue 19: 2 MB of `;` made
         // millions of diagnostics); the rest are counted.
-        if self.diags.len() >= crate::MAX_DIAGNOSTICS {
+        if self.diags.len() >= self.limit {
             self.dropped += 1;
             self.first_dropped.get_or_insert(d.span);
             return;

@@ -130,22 +130,38 @@ pub(crate) fn single_query<'s>(
 #[inline(always)]
 fn untracked_first<'s, T>(
     src: &'s str,
-    (tokens, plain): (&[(Token<'s>, Span)], bool),
+    lexed: (&[(Token<'s>, Span)], bool),
     lexical: Vec<Diagnostic>,
     out: &mut T,
     parse: impl Fn(&mut Cursor<'s, '_>, &mut T),
 ) -> Vec<Diagnostic> {
+    untracked_first_within(src, lexed, lexical, crate::MAX_DIAGNOSTICS, out, parse).finish_diagnostics()
+}
+
+/// [`untracked_first`] keeping at most `limit` diagnostics, returning the cursor of the
+/// run kept.
+#[inline(always)]
+fn untracked_first_within<'s, 't, T>(
+    src: &'s str,
+    (tokens, plain): (&'t [(Token<'s>, Span)], bool),
+    lexical: Vec<Diagnostic>,
+    limit: usize,
+    out: &mut T,
+    parse: impl Fn(&mut Cursor<'s, 't>, &mut T),
+) -> Cursor<'s, 't> {
     let mut lexical = lexical;
-    let lexical_dropped = lexical.len().saturating_sub(crate::MAX_DIAGNOSTICS);
-    lexical.truncate(crate::MAX_DIAGNOSTICS);
-    let mut p = Cursor::new(src, tokens, false, plain, lexical).with_dropped(lexical_dropped);
+    let lexical_dropped = lexical.len().saturating_sub(limit);
+    lexical.truncate(limit);
+    let mut p = Cursor::new(src, tokens, false, plain, lexical).with_dropped(lexical_dropped).with_limit(limit);
     parse(&mut p, out);
     if !p.needs_tracked_parse() {
-        return p.finish_diagnostics();
+        return p;
     }
-    let mut p = Cursor::new(src, tokens, true, plain, p.into_given_diagnostics()).with_dropped(lexical_dropped);
+    let mut p = Cursor::new(src, tokens, true, plain, p.into_given_diagnostics())
+        .with_dropped(lexical_dropped)
+        .with_limit(limit);
     parse(&mut p, out);
-    p.finish_diagnostics()
+    p
 }
 
 #[inline(always)]
@@ -160,14 +176,19 @@ fn query_to_end(p: &mut Cursor<'_, '_>, out: &mut Option<Query>) {
 /// to the next `;` so that the ones after it are still parsed; text after a
 /// complete query that is not `;` is reported and skipped, keeping the query;
 /// a `;` with no query before it is an empty query (CAL-E014).
-pub(crate) fn document<'s>(
+///
+/// `lexed` holds one stretch's tokens (`src` is the whole text: crate::stream), and at most
+/// `limit` diagnostics are kept. Returns the queries, the diagnostics kept, how many were
+/// not and where the first of those was.
+pub(crate) fn document_stretch<'s>(
     src: &'s str,
     lexed: (&[(Token<'s>, Span)], bool),
     lexical: Vec<Diagnostic>,
-) -> (Vec<Query>, Vec<Diagnostic>) {
+    limit: usize,
+) -> (Vec<Query>, (Vec<Diagnostic>, usize, Option<Span>)) {
     let mut queries_parsed = Vec::new();
-    let diagnostics = untracked_first(src, lexed, lexical, &mut queries_parsed, |p, out| *out = queries(p));
-    (queries_parsed, diagnostics)
+    let p = untracked_first_within(src, lexed, lexical, limit, &mut queries_parsed, |p, out| *out = queries(p));
+    (queries_parsed, p.into_counted())
 }
 
 fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
@@ -175,6 +196,10 @@ fn queries(p: &mut Cursor<'_, '_>) -> Vec<Query> {
     while !p.at_end() {
         if matches!(p.peek(), Some(Token::Semicolon)) {
             let span = p.bump();
+            if p.is_full() {
+                p.count_dropped(span);
+                continue;
+            }
             p.report(
                 Diagnostic::new(Code::E014, span, "Empty query: nothing before this `;`.")
                     .with_suggestion("Remove the extra `;`, or write a statement before it.")
