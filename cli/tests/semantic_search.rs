@@ -94,6 +94,12 @@ fn store(dir: &Path, embedder: &Embedder, model: &str, extra: &[&str]) -> String
     db
 }
 
+/// The `--embed-*` flags naming the test embedder as a command (`--stdio`), with time to
+/// spare on a loaded machine (python starts once per batch).
+fn command_embedder(command: &str) -> [&str; 8] {
+    ["--embed-command", command, "--embed-model", MODEL, "--embed-dimensions", "64", "--embed-timeout-ms", "60000"]
+}
+
 /// A database of the demo memory without an embedder.
 fn plain_store(dir: &Path) -> String {
     let db = dir.join("plain.db").to_str().unwrap().to_string();
@@ -296,19 +302,7 @@ fn mg_stores_take_an_http_or_a_command_embedder_from_the_command_line() {
     ]);
     assert_eq!(addresses(&by_http), MEETINGS);
     let command = format!("python3 {} --stdio", script().display());
-    let by_command = json(&[
-        "run",
-        "--no-timing",
-        "--embed-command",
-        &command,
-        "--embed-model",
-        MODEL,
-        "--embed-dimensions",
-        "64",
-        "--embed-timeout-ms",
-        "60000",
-        q,
-    ]);
+    let by_command = json(&[&["run", "--no-timing"][..], &command_embedder(&command), &[q]].concat());
     assert_eq!(addresses(&by_command), MEETINGS, "the demo memory, embedded by a command");
     let refused = cal(&["run", "--embed-url", &url, q], b"");
     assert_eq!(refused.status.code(), Some(2));
@@ -360,23 +354,7 @@ fn a_grain_added_through_prepare_and_execute_is_found_by_meaning_at_once() {
 fn the_conformance_suite_runs_its_cross_lingual_cases_only_with_an_embedder() {
     let command = format!("python3 {} --stdio", script().display());
     let only = ["conformance", "run", "--only", "execute.cross-lingual", "--json"];
-    let with = cal(
-        &[
-            &only[..],
-            &[
-                "--embed-command",
-                &command,
-                "--embed-model",
-                MODEL,
-                "--embed-dimensions",
-                "64",
-                "--embed-timeout-ms",
-                "60000",
-            ],
-        ]
-        .concat(),
-        b"",
-    );
+    let with = cal(&[&only[..], &command_embedder(&command)].concat(), b"");
     assert!(with.status.success(), "{}", String::from_utf8_lossy(&with.stdout));
     let report: Value = serde_json::from_slice(&with.stdout).unwrap();
     let extended = &report["levels"]["extended"];

@@ -376,13 +376,7 @@ impl DurableStore {
             .iter()
             .filter_map(|id| by_id.get(id))
             .filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
-            .map(|r| Hit {
-                address: r.address,
-                body: r.body.clone(),
-                score: 1.0,
-                matched_fields: Vec::new(),
-                index: r.snapshot(),
-            })
+            .map(crate::store::read::admitted)
             .collect())
     }
 

@@ -102,13 +102,7 @@ impl Store {
             .iter()
             .filter_map(|a| inner.by_addr(a))
             .filter(|r| q.view.admits(r) && q.filters.iter().all(|f| f.matches(r)))
-            .map(|r| Hit {
-                address: r.address,
-                body: r.body.clone(),
-                score: 1.0,
-                matched_fields: Vec::new(),
-                index: r.snapshot(),
-            })
+            .map(admitted)
             .collect()
     }
 
@@ -148,6 +142,12 @@ impl Store {
     pub fn addresses(&self) -> Vec<ContentAddress> {
         self.read().records.iter().flatten().map(|r| r.address).collect()
     }
+}
+
+/// A record admitted by [`Store::admit`] (and the durable store's `admit`), as a hit scored 1.0
+/// with no matched fields: the search that found it elsewhere says why it matched.
+pub(crate) fn admitted(r: &Record) -> Hit {
+    Hit { address: r.address, body: r.body.clone(), score: 1.0, matched_fields: Vec::new(), index: r.snapshot() }
 }
 
 /// The version chain through `start`, oldest first (HISTORY): `prev` steps
