@@ -18,6 +18,7 @@
 pub mod gate;
 pub mod key;
 pub mod prepared;
+mod refusals;
 pub mod request;
 pub mod service;
 pub mod token;

@@ -31,6 +31,7 @@ use serde_json::{Value as Json, json};
 use crate::gate::{self, Refusal};
 use crate::key::ServerKey;
 use crate::prepared::{PREPARED_TTL_MS, PreparedToken};
+use crate::refusals::{bug, master_off, not_embedded, quota_exhausted, rate_exceeded, tier1_off};
 use crate::token::{Op, Verified};
 
 /// The kill switches of §20.3, stored per store.
@@ -656,14 +657,7 @@ impl Service {
         let retriever = self.config.interp.semantic.as_ref()?;
         let written = [(preview.address, &preview.grain)];
         let e = cal_embed::durable::embed_new(retriever, &self.store, &written, |_| {}).err()?;
-        Some(
-            Diagnostic::new(
-                Code::W901,
-                span,
-                format!("The grain is stored, but the embedder could not embed it ({e}), so it is found by keywords only for now."),
-            )
-            .with_suggestion("Run `cal store embed DB` when the embedder is back."),
-        )
+        Some(not_embedded(span, &e))
     }
 
     /// The response to a request that carries no readable query (a damaged prepared token).
@@ -768,47 +762,6 @@ fn preview_of(p: &PreparedToken) -> Option<Preview> {
         policy: None,
         namespace: p.namespace.clone(),
     })
-}
-
-fn bug(span: Span, what: &str) -> Diagnostic {
-    Diagnostic::new(
-        Code::E030,
-        span,
-        format!("Internal error: {what}. This is a bug in the CAL toolchain, please report it."),
-    )
-    .with_suggestion("Nothing was written.")
-}
-
-fn master_off() -> Diagnostic {
-    Diagnostic::new(Code::E903, Span::default(), "CAL is switched off on this store (master kill switch, §20.3).")
-        .with_suggestion("Ask the store's operator; `cal store switch DB master off` turns it back on.")
-}
-
-fn tier1_off(span: Span) -> Diagnostic {
-    Diagnostic::new(
-        Code::E044,
-        span,
-        "Tier 1 is switched off on this store (Tier 1 kill switch, §20.3); reads go on, nothing was written.",
-    )
-    .with_suggestion("Ask the store's operator; `cal store switch DB tier1 off` turns writes back on.")
-}
-
-fn quota_exhausted(span: Span, quota: u64) -> Diagnostic {
-    Diagnostic::new(
-        Code::E043,
-        span,
-        format!("This token's write quota is spent (it allowed {quota} evolve operations); nothing was written."),
-    )
-    .with_suggestion("Ask the issuer for a new token with a write quota (`cal token issue --quota N`).")
-}
-
-fn rate_exceeded(code: Code, span: Span, op: &str, limit: u64) -> Diagnostic {
-    Diagnostic::new(
-        code,
-        span,
-        format!("Too many {op} operations in this namespace: at most {limit} per minute (§17.3); nothing was written."),
-    )
-    .with_suggestion("Wait a minute and prepare it again.")
 }
 
 /// Every operation a query needs, for callers that report them.
