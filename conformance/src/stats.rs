@@ -186,11 +186,15 @@ fn accepted_text(case: &Case) -> Option<&str> {
 
 /// The keywords and WITH options a query text uses.
 fn words(text: &str) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
-    let lexed = cal_lexer::lex(text);
+    words_in(&cal_lexer::lex(text).tokens)
+}
+
+/// The keywords and WITH options among lexed tokens.
+fn words_in<S>(tokens: &[(Token<'_>, S)]) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
     let mut keywords: BTreeSet<&'static str> = BTreeSet::new();
     let mut options: BTreeSet<&'static str> = BTreeSet::new();
     let mut after_with = false;
-    for (t, _) in &lexed.tokens {
+    for (t, _) in tokens {
         match t {
             Token::Kw(k) => {
                 keywords.insert(k.as_str());
@@ -209,23 +213,7 @@ fn words(text: &str) -> (BTreeSet<&'static str>, BTreeSet<&'static str>) {
 
 fn count_words(s: &mut Stats, productions: &[(String, Vec<&'static str>)], text: &str) {
     let lexed = cal_lexer::lex(text);
-    let mut keywords: BTreeSet<&'static str> = BTreeSet::new();
-    let mut options: BTreeSet<&'static str> = BTreeSet::new();
-    let mut after_with = false;
-    for (t, _) in &lexed.tokens {
-        match t {
-            Token::Kw(k) => {
-                keywords.insert(k.as_str());
-                after_with |= *k == Keyword::With;
-            }
-            Token::Ident(w) if after_with => {
-                if let Some(o) = WithOptionName::from_word(w) {
-                    options.insert(o.as_str());
-                }
-            }
-            _ => {}
-        }
-    }
+    let (keywords, options) = words_in(&lexed.tokens);
     for k in &keywords {
         *s.per_keyword.entry(k).or_default() += 1;
     }

@@ -100,32 +100,20 @@ impl<'s> DocumentReader<'s> {
     /// Where the next stretch ends, and whether it is too long to parse.
     fn next_cut(&mut self) -> (usize, bool) {
         let text = self.text;
-        let (mut depth, mut segment_start, mut in_let) = (0u32, true, false);
+        let mut ends = QueryEnds::default();
         let (mut count, mut pos, mut last_safe) = (0usize, self.from, None);
         loop {
             let (lexed, end) = lex_tokens(text, pos, 4096, std::mem::take(&mut self.buffer));
             let mut found = None;
             for (t, span) in &lexed.tokens {
                 count += 1;
-                if segment_start {
-                    in_let = matches!(t, Token::Kw(Keyword::Let | Keyword::Cal));
-                    segment_start = false;
-                }
-                match t {
-                    Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
-                    Token::RParen | Token::RBracket | Token::RBrace => depth = depth.saturating_sub(1),
-                    Token::Semicolon => {
-                        segment_start = true;
-                        if depth == 0 && !in_let {
-                            let cut = span.end as usize;
-                            if count >= self.stretch.0 || cut - self.from >= self.stretch.1 {
-                                found = Some(cut);
-                                break;
-                            }
-                            last_safe = Some(cut);
-                        }
+                if ends.step(t) {
+                    let cut = span.end as usize;
+                    if count >= self.stretch.0 || cut - self.from >= self.stretch.1 {
+                        found = Some(cut);
+                        break;
                     }
-                    _ => {}
+                    last_safe = Some(cut);
                 }
             }
             self.buffer = recycle(lexed.tokens);
@@ -140,25 +128,14 @@ impl<'s> DocumentReader<'s> {
                     return (cut, false);
                 }
                 // Too long already: read on (holding nothing) to where it ends, to refuse it whole.
-                let (mut depth, mut segment_start, mut in_let) = (depth, segment_start, in_let);
                 let mut pos = end;
                 loop {
                     let (lexed, end) = lex_tokens(text, pos, 4096, std::mem::take(&mut self.buffer));
                     let mut found = None;
                     for (t, span) in &lexed.tokens {
-                        if segment_start {
-                            in_let = matches!(t, Token::Kw(Keyword::Let | Keyword::Cal));
-                            segment_start = false;
-                        }
-                        match t {
-                            Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
-                            Token::RParen | Token::RBracket | Token::RBrace => depth = depth.saturating_sub(1),
-                            Token::Semicolon if depth == 0 && !in_let => {
-                                found = Some(span.end as usize);
-                                break;
-                            }
-                            Token::Semicolon => segment_start = true,
-                            _ => {}
+                        if ends.step(t) {
+                            found = Some(span.end as usize);
+                            break;
                         }
                     }
                     self.buffer = recycle(lexed.tokens);
@@ -241,5 +218,41 @@ impl Iterator for DocumentReader<'_> {
         }
         let diagnostics = crate::finish(text, diagnostics, Some(Span::new(0, 0)));
         Some(Piece { queries, diagnostics })
+    }
+}
+
+/// Where queries end in a token stream, one token at a time: a `;` at bracket depth 0 that
+/// does not end a LET binding (`LET $x = …;` belongs to the query after it). Shared by the
+/// document reader and the stretch formatter, so both cut at the same places.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct QueryEnds {
+    depth: u32,
+    segment_start: bool,
+    in_let: bool,
+}
+
+impl Default for QueryEnds {
+    fn default() -> Self {
+        QueryEnds { depth: 0, segment_start: true, in_let: false }
+    }
+}
+
+impl QueryEnds {
+    /// Takes the next token; true when it is a `;` that ends a query.
+    pub(crate) fn step(&mut self, t: &Token<'_>) -> bool {
+        if self.segment_start {
+            self.in_let = matches!(t, Token::Kw(Keyword::Let | Keyword::Cal));
+            self.segment_start = false;
+        }
+        match t {
+            Token::LParen | Token::LBracket | Token::LBrace => self.depth += 1,
+            Token::RParen | Token::RBracket | Token::RBrace => self.depth = self.depth.saturating_sub(1),
+            Token::Semicolon => {
+                self.segment_start = true;
+                return self.depth == 0 && !self.in_let;
+            }
+            _ => {}
+        }
+        false
     }
 }

@@ -9,7 +9,7 @@
 //! (`parser/tests/format_stretches.rs` checks it against the whole on the corpus).
 
 use super::{Formatted, format_source};
-use cal_grammar::{Keyword, Span};
+use cal_grammar::Span;
 use cal_lexer::{Token, lex_tokens, recycle};
 
 /// Tokens per stretch, about.
@@ -46,7 +46,7 @@ pub fn format_in_stretches(text: &str, stretch: usize) -> Formatted {
 /// thousand tokens at a time.
 fn cuts(text: &str, stretch: usize) -> Vec<usize> {
     let mut cuts = Vec::new();
-    let (mut depth, mut segment_start, mut in_let, mut count) = (0u32, true, false, 0usize);
+    let (mut ends, mut count) = (crate::stream::QueryEnds::default(), 0usize);
     // The last token seen, and a `;` that may end a stretch once the next token is seen.
     let mut prev_end = 0usize;
     let mut candidate: Option<usize> = None;
@@ -64,20 +64,8 @@ fn cuts(text: &str, stretch: usize) -> Vec<usize> {
                 count = 0;
             }
             count += 1;
-            if segment_start {
-                in_let = matches!(t, Token::Kw(Keyword::Let | Keyword::Cal));
-                segment_start = false;
-            }
-            match t {
-                Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
-                Token::RParen | Token::RBracket | Token::RBrace => depth = depth.saturating_sub(1),
-                Token::Semicolon => {
-                    segment_start = true;
-                    if depth == 0 && !in_let && count >= stretch && !gap_has_comment {
-                        candidate = Some(stop);
-                    }
-                }
-                _ => {}
+            if ends.step(t) && count >= stretch && !gap_has_comment {
+                candidate = Some(stop);
             }
             prev_end = stop;
         }
