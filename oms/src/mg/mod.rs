@@ -175,6 +175,9 @@ pub(crate) fn entry_len(b: &[u8]) -> Result<usize> {
         return cbor::item_len(b, DEFAULT_MAX_DEPTH + 4);
     }
     let h = Header::parse(b)?;
+    if h.flags & crate::header::FLAG_ENCRYPTED != 0 {
+        return Err(container("the last grain before the manifest is encrypted, so where it ends is unknown"));
+    }
     let payload = &b[HEADER_LEN..];
     let used = if h.is_cbor() {
         cbor::read_value(payload, DEFAULT_MAX_DEPTH)?.1

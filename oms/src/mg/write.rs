@@ -35,6 +35,8 @@ struct Packed<'a> {
     address: ContentAddress,
     created_at: i64,
     cbor: bool,
+    /// An encrypted blob: its length is not self-delimiting.
+    sealed: bool,
 }
 
 /// Packs grain entries (bare blobs or COSE_Sign1 envelopes) into a `.mg`
@@ -48,6 +50,13 @@ pub fn pack<'a>(
 ) -> Result<Vec<u8>> {
     let mut items = Vec::new();
     for (i, bytes) in entries.into_iter().enumerate() {
+        if crate::store::sealed::is_sealed_entry(bytes) {
+            // Encrypted (§20.2): packed as its bytes, dated by its clear header.
+            let g = crate::store::sealed::parse_sealed(bytes).map_err(|e| annotate(e, i))?;
+            let created_at = i64::from(g.created_at_sec) * 1000;
+            items.push(Packed { bytes, address: g.address, created_at, cbor: false, sealed: true });
+            continue;
+        }
         let info = entry_info(bytes)?;
         let grain = entry_grain(bytes).map_err(|e| annotate(e, i))?;
         items.push(Packed {
@@ -55,6 +64,7 @@ pub fn pack<'a>(
             address: info.address,
             created_at: grain.created_at().unwrap_or(0),
             cbor: grain.options.encoding == Encoding::Cbor,
+            sealed: false,
         });
     }
     if opts.dedup {
@@ -91,6 +101,12 @@ pub fn pack<'a>(
         }
         None => Manifest::new(),
     };
+    if !manifest.is_empty() && items.last().is_some_and(|p| p.sealed) {
+        return Err(container(
+            "an encrypted grain cannot be the last grain before a manifest: a reader finds where the manifest \
+             starts from the last grain's own length, and ciphertext has none (§11.4)",
+        ));
+    }
     let mut flags = 0u8;
     if opts.sort {
         flags |= FLAG_SORTED;

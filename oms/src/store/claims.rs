@@ -304,6 +304,7 @@ pub(crate) fn manifest_problems(file: &MgFile<'_>, parsed: Vec<Parsed>) -> Vec<O
 
 /// Verifies every entry of a file (address, schema, signature).
 pub(crate) fn parse_file(file: &MgFile<'_>) -> Result<Vec<Parsed>> {
-    let entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
+    let mut entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
+    entries.retain(|e| !super::sealed::is_sealed_entry(e));
     super::persist::parse_all(&entries)
 }

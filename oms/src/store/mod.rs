@@ -24,6 +24,7 @@ mod plan;
 mod policy_walk;
 pub(crate) mod read;
 pub(crate) mod record;
+pub mod sealed;
 mod write;
 
 pub mod policy;
@@ -179,6 +180,8 @@ pub(crate) struct Inner {
     /// Ids whose index-layer state was ever changed: a superset of the records that a
     /// view may hide, so that a count over an index needs to look only at these.
     flagged: BTreeSet<Id>,
+    /// Grains held as encrypted bytes (`sealed.rs`): in no index, reachable by address only.
+    sealed: AddrMap<Arc<sealed::SealedGrain>>,
 }
 
 impl Inner {

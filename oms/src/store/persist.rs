@@ -5,10 +5,12 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use super::claims::Undo;
 use super::indexes::Id;
 use super::record::{Loaded, Parsed, parse_entry};
+use super::sealed::{SealedGrain, is_sealed_entry, parse_sealed};
 use super::{AddrHasher, Inner, Store, StoreConfig};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
@@ -63,12 +65,20 @@ impl Store {
     /// readers of a live store wait only for the inserts.
     fn import_batched(&self, bytes: &[u8], batch: usize) -> Result<usize> {
         let file = MgFile::open(bytes)?;
-        let entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
+        let (sealed, entries): (Vec<&[u8]>, Vec<&[u8]>) =
+            file.entries().collect::<Result<Vec<&[u8]>>>()?.into_iter().partition(|e| is_sealed_entry(e));
+        let sealed = sealed.into_iter().map(parse_sealed).collect::<Result<Vec<SealedGrain>>>()?;
         let manifest = file.manifest().cloned().unwrap_or_default();
         let whole = batch >= entries.len();
         let verified = if whole { Some(par_map_from(&entries, 0, |_, e| Loaded::parse(e))?) } else { None };
         let mut present: Option<HashSet<ContentAddress, BuildHasherDefault<AddrHasher>>> =
             (!manifest.is_empty()).then(|| HashSet::with_capacity_and_hasher(entries.len(), Default::default()));
+        if let Some(g) = sealed.iter().find(|g| manifest.contains_key(&g.address)) {
+            return Err(OmsError::schema(
+                "manifest",
+                format!("index state for {}, an encrypted grain whose claims this store cannot judge", g.address),
+            ));
+        }
         let now = self.now();
         let mut inner = self.write();
         let first_new = inner.records.len();
@@ -126,7 +136,14 @@ impl Store {
             return Err(first);
         }
         inner.honour_withdrawals(&added, now, self.config.erasure_sla_ms);
-        Ok(added.len())
+        let mut new_sealed = 0;
+        for g in sealed {
+            if !inner.sealed.contains_key(&g.address) {
+                new_sealed += 1;
+                inner.sealed.insert(g.address, Arc::new(g));
+            }
+        }
+        Ok(added.len() + new_sealed)
     }
 
     /// Saves every grain (envelopes for signed grains) in insertion order with
@@ -142,7 +159,11 @@ impl Store {
             }
         }
         let pack_opts = PackOptions { compress: opts.compress, ..PackOptions::default() };
-        pack(records.iter().map(|r| r.body.entry()), Some(&manifest), &pack_opts)
+        let mut sealed: Vec<&SealedGrain> = inner.sealed.values().map(AsRef::as_ref).collect();
+        sealed.sort_unstable_by_key(|g| g.address);
+        // Encrypted grains first: a reader finds the manifest from the last grain's length.
+        let entries = sealed.into_iter().map(SealedGrain::blob).chain(records.iter().map(|r| r.body.entry()));
+        pack(entries, Some(&manifest), &pack_opts)
     }
 }
 

@@ -47,8 +47,10 @@ impl Store {
     }
 
     /// `exists` (§28.4).
+    /// An encrypted grain the store holds sealed exists too.
     pub fn exists(&self, address: &ContentAddress) -> bool {
-        self.read().by_address.contains_key(address)
+        let inner = self.read();
+        inner.by_address.contains_key(address) || inner.sealed.contains_key(address)
     }
 
     /// `query` (§28.4): structured filters, temporal view, sort (default
