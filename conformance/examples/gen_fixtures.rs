@@ -43,6 +43,7 @@ const FIXTURES: &[Fixture] = &[
     ("conversations", conversations),
     ("unicode", unicode),
     ("domain-profiles", domain_profiles),
+    ("encrypted", encrypted),
 ];
 
 /// A belief with the usual fields; `extra` entries are merged in.
@@ -568,6 +569,34 @@ fn domain_profiles(b: &mut Builder) -> Result<(), OmsError> {
         j["created_at"] = json!(base + i as i64 * HOUR);
         b.put(key, j)?;
     }
+    Ok(())
+}
+
+/// Three readable beliefs and two grains whose payloads are encrypted (OMS §3.1.1 flag
+/// bit 1, §20.2): a belief about alice and a goal. No engine without their key can
+/// format them (CAL-E080, ruling C27). The ciphertext is fixed bytes, so the fixture is
+/// reproducible; what matters is that no reader can take it for a payload.
+fn encrypted(b: &mut Builder) -> Result<(), OmsError> {
+    let base = at("2026-03-01T09:00:00Z");
+    for (i, (key, o)) in
+        [("tea", "green tea"), ("editor", "a dark theme"), ("desk", "a standing desk")].iter().enumerate()
+    {
+        let mut j = belief("alice", "mg:prefers", o, 0.9, "2026-03-01T09:00:00Z", &["preference"], json!({}));
+        j["created_at"] = json!(base + i as i64 * HOUR);
+        b.put(key, j)?;
+    }
+    let ciphertext =
+        |seed: u8| -> Vec<u8> { (0u8..64).map(|i| i.wrapping_mul(73).wrapping_add(seed) ^ 0x5a).collect() };
+    let mut secret =
+        belief("alice", "mg:knows", "the vault combination", 0.99, "2026-03-02T09:00:00Z", &["secret"], json!({}));
+    secret["created_at"] = json!(base + DAY);
+    b.put_encrypted("sealed-belief", secret, &ciphertext(1))?;
+    let goal = json!({
+        "type": "goal", "description": "rotate the vault keys", "subject": "alice", "relation": "mg:intends",
+        "object": "rotate the vault keys", "goal_state": "active",
+        "created_at": base + DAY + HOUR, "namespace": NS,
+    });
+    b.put_encrypted("sealed-goal", goal, &ciphertext(2))?;
     Ok(())
 }
 

@@ -39,11 +39,15 @@ pub enum Capability {
     /// engine has multilingual embeddings. Offered only when declared `true` (opt-in): it needs
     /// a model the engine brings, which the protocol cannot hand over.
     CrossLingualSearch,
+    /// The engine loads a store holding grains whose payload is encrypted (OMS §3.1.1 flag
+    /// bit 1, §20.2) without their key, names them by address, and reports CAL-E080 where one
+    /// would be formatted (ruling C27).
+    EncryptedGrains,
 }
 
 impl Capability {
     /// Every capability, in the order PROTOCOL.md lists them.
-    pub const ALL: [Capability; 11] = [
+    pub const ALL: [Capability; 12] = [
         Capability::Clock,
         Capability::Params,
         Capability::CapabilityToken,
@@ -55,6 +59,7 @@ impl Capability {
         Capability::FollowUp,
         Capability::Http,
         Capability::CrossLingualSearch,
+        Capability::EncryptedGrains,
     ];
 
     /// Whether the capability counts as offered only when `hello` declares it `true` (every
@@ -77,6 +82,7 @@ impl Capability {
             Capability::FollowUp => "follow_up",
             Capability::Http => "http",
             Capability::CrossLingualSearch => "cross_lingual_search",
+            Capability::EncryptedGrains => "encrypted_grains",
         }
     }
 
@@ -101,12 +107,16 @@ impl Capability {
             Capability::FollowUp => "queries run after the query in the same session (the request's `then`)",
             Capability::Http => "the engine's HTTP binding, §11.3 and §26 (the request's `http`)",
             Capability::CrossLingualSearch => "cross-lingual search with multilingual embeddings (§16.4)",
+            Capability::EncryptedGrains => "a store holding grains with encrypted payloads (OMS §3.1.1, §20.2)",
         }
     }
 }
 
 /// The tag of the cases that need [`Capability::CrossLingualSearch`].
 pub const CROSS_LINGUAL_TAG: &str = "cross-lingual";
+
+/// The tag of the cases that need [`Capability::EncryptedGrains`].
+pub const ENCRYPTED_TAG: &str = "encrypted";
 
 /// How many namespaces each fixture store holds (read once per fixture), to tell which cases
 /// rely on a query seeing all of them.
@@ -177,6 +187,9 @@ pub fn needs(case: &Case, namespaces: &mut FixtureNamespaces) -> Vec<Capability>
     }
     if case.tags.iter().any(|t| t == CROSS_LINGUAL_TAG) {
         out.push(Capability::CrossLingualSearch);
+    }
+    if case.tags.iter().any(|t| t == ENCRYPTED_TAG) {
+        out.push(Capability::EncryptedGrains);
     }
     out
 }

@@ -403,6 +403,9 @@ pub struct StreamEnd {
     pub event: String,
     /// The code reported for it, in that event or the response (`CAL-E082`).
     pub code: Option<String>,
+    /// The codes of the `error` events the stream carries before its end, as a set: an error
+    /// about one grain (CAL-E080) does not end a stream (ruling C27).
+    pub errors: Vec<String>,
 }
 
 /// The expected outcome of an execute request.

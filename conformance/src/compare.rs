@@ -467,14 +467,38 @@ fn stream_end(j: &mut Judgement, end: &crate::case::StreamEnd, result: &Value, r
         let codes: Vec<&str> = seen.iter().copied().filter(|s| s.starts_with("CAL-")).collect();
         j.require("the stream's code", "Appendix C", seen.contains(code.as_str()), json!(code), json!(codes));
     }
+    if !end.errors.is_empty() {
+        let events = result.get("events").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let before_end = &events[..events.len().saturating_sub(1)];
+        let got: std::collections::BTreeSet<&str> = before_end
+            .iter()
+            .filter(|e| e.get("type").and_then(Value::as_str) == Some("error"))
+            .filter_map(|e| e.pointer("/error/code").and_then(Value::as_str))
+            .collect();
+        let want: std::collections::BTreeSet<&str> = end.errors.iter().map(String::as_str).collect();
+        j.require(
+            "the stream's error events about single grains",
+            "§11.1, Appendix C",
+            got == want,
+            json!(want),
+            json!(got),
+        );
+    }
 }
 
 /// §11.1's ordering invariant over a stream's event types: `assembly_started` first; then the
 /// sources; dedup; the budget (a revised allocation may follow disclosure); chunks; and
-/// `assembly_completed`. `error` and `cancelled` may come at any point, but only last. Every
-/// event that names its assembly names the same one.
+/// `assembly_completed`. `error` and `cancelled` may come at any point, but only last, except an
+/// `error` about one grain (CAL-E080, ruling C27), after which the assembly goes on. Every event
+/// that names its assembly names the same one.
 fn stream_order(j: &mut Judgement, events: &[Value]) {
-    let kinds: Vec<&str> = events.iter().map(|e| e.get("type").and_then(Value::as_str).unwrap_or("")).collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| match e.get("type").and_then(Value::as_str).unwrap_or("") {
+            "error" if e.pointer("/error/code").and_then(Value::as_str) == Some("CAL-E080") => "grain_error",
+            k => k,
+        })
+        .collect();
     let rank = |k: &str| match k {
         "assembly_started" => Some(0),
         "source_started" | "source_completed" => Some(1),
@@ -494,7 +518,7 @@ fn stream_order(j: &mut Judgement, events: &[Value]) {
         match rank(k) {
             Some(r) if r < last => ok = false,
             Some(r) => last = r,
-            None if matches!(*k, "error" | "cancelled") => {}
+            None if matches!(*k, "error" | "cancelled" | "grain_error") => {}
             None => ok = false,
         }
     }
@@ -628,7 +652,11 @@ mod tests {
 
     fn judge_stream(types: &[&str], ids: &[&str]) -> Judgement {
         let expect = ExecuteExpect {
-            stream_end: Some(crate::case::StreamEnd { event: types.last().unwrap_or(&"").to_string(), code: None }),
+            stream_end: Some(crate::case::StreamEnd {
+                event: types.last().unwrap_or(&"").to_string(),
+                code: None,
+                errors: Vec::new(),
+            }),
             ..ExecuteExpect::default()
         };
         let events: Vec<Value> =

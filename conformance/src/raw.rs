@@ -98,6 +98,8 @@ struct RawStoreChange {
 struct RawStreamEnd {
     event: String,
     code: Option<String>,
+    #[serde(default)]
+    errors: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -264,7 +266,7 @@ fn execute_expect(e: RawExecuteExpect) -> Result<ExecuteExpect, String> {
         ignore: e.ignore,
         fields: e.fields,
         invariants,
-        stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code }),
+        stream_end: e.stream_end.map(|s| crate::case::StreamEnd { event: s.event, code: s.code, errors: s.errors }),
         then: e.then.into_iter().map(execute_expect).collect::<Result<Vec<_>, _>>()?,
         store_change: e.store_change.map(|c| crate::case::StoreChange { added: c.added, superseded: c.superseded }),
     })

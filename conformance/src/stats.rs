@@ -164,6 +164,7 @@ fn expected_codes(case: &Case) -> Vec<&str> {
             out.extend(e.expect.error.as_deref());
             out.extend(e.expect.warnings.iter().flatten().map(String::as_str));
             out.extend(e.expect.stream_end.as_ref().and_then(|s| s.code.as_deref()));
+            out.extend(e.expect.stream_end.iter().flat_map(|s| s.errors.iter().map(String::as_str)));
         }
         _ => {}
     }

@@ -10,6 +10,7 @@
 use std::sync::{Arc, Mutex};
 
 use oms::durable::DurableStore;
+use oms::store::sealed::SealedGrain;
 use oms::store::{CmpOp, Filter, Hit, Query, ResultEnvelope, Store, Stored, View};
 use oms::{ContentAddress, OmsError, Value};
 
@@ -41,6 +42,11 @@ pub trait ReadFacade: Send + Sync {
     fn resolve_prefix(&self, hex_prefix: &str, max: usize) -> Vec<ContentAddress>;
     /// Number of grains held.
     fn grain_count(&self) -> usize;
+    /// The encrypted grain at `address` the store holds sealed (OMS §20.2), if any: it can
+    /// be named but never formatted (CAL-E080, ruling C27). Stores that hold none say `None`.
+    fn sealed(&self, _address: &ContentAddress) -> Option<Arc<SealedGrain>> {
+        None
+    }
 }
 
 /// The facade over the in-memory OMS store ([`oms::store::Store`]).
@@ -148,9 +154,10 @@ impl ReadFacade for OmsFacade {
             return Vec::new();
         }
         if prefix.len() == 64 {
+            // A grain the store holds sealed exists, but names nothing a statement could read.
             return ContentAddress::parse(hex_prefix)
                 .ok()
-                .filter(|a| self.store.exists(a))
+                .filter(|a| self.store.peek(a).is_some())
                 .into_iter()
                 .take(max)
                 .collect();
@@ -170,6 +177,10 @@ impl ReadFacade for OmsFacade {
 
     fn grain_count(&self) -> usize {
         self.store.len()
+    }
+
+    fn sealed(&self, address: &ContentAddress) -> Option<Arc<SealedGrain>> {
+        self.store.sealed(address)
     }
 }
 
@@ -276,6 +287,10 @@ impl ReadFacade for DurableFacade {
     fn grain_count(&self) -> usize {
         self.or_empty(self.store.len())
     }
+
+    fn sealed(&self, address: &ContentAddress) -> Option<Arc<SealedGrain>> {
+        self.or_empty(self.store.sealed(address)).map(Arc::new)
+    }
 }
 
 /// A shared facade is a facade: one store can back several interpreters, and
@@ -311,5 +326,8 @@ impl<F: ReadFacade + ?Sized> ReadFacade for Arc<F> {
     }
     fn grain_count(&self) -> usize {
         (**self).grain_count()
+    }
+    fn sealed(&self, address: &ContentAddress) -> Option<Arc<SealedGrain>> {
+        (**self).sealed(address)
     }
 }

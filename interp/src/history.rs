@@ -32,7 +32,10 @@ fn resolve(cx: &mut Ctx<'_>, t: &Target) -> Result<(String, ContentAddress), Dia
     let hex = values::target_hex(cx, t)?;
     match cx.resolve_visible(&hex, 2).as_slice() {
         [one] => Ok((hex, *one)),
-        [] => Err(not_found(&hex, t.span)),
+        [] => match ContentAddress::parse(&hex).ok().and_then(|a| crate::recall::sealed::visible(cx, &a)) {
+            Some(g) => Err(crate::recall::sealed::format_error(&g, t.span)),
+            None => Err(not_found(&hex, t.span)),
+        },
         _ => Err(ambiguous(&hex, t.span)),
     }
 }

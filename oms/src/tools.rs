@@ -109,6 +109,25 @@ pub fn blob_summary(blob: &Blob) -> Json {
 /// state and manifest entry as well.
 pub fn unpack_line(file: &mg::MgFile<'_>, i: usize, envelope: bool) -> Result<Json> {
     let entry = file.entry(i)?;
+    if crate::store::sealed::is_sealed_entry(entry) {
+        // Encrypted (§20.2): what the clear header says, and the bytes, never a grain.
+        let g = crate::store::sealed::parse_sealed(entry)?;
+        let mut out = json!({
+            "content_address": g.address.to_hex(),
+            "encrypted": true,
+            "type": g.grain_type.name(),
+            "created_at": i64::from(g.created_at_sec) * 1000,
+            "ns_hash": format!("{:04x}", g.ns_hash),
+            "sensitivity": g.sensitivity.name(),
+            "blob_hex": crate::address::hex(g.blob()),
+        });
+        if envelope {
+            out["index"] = i.into();
+            out["signed"] = false.into();
+            out["grain"] = Json::Null;
+        }
+        return Ok(out);
+    }
     let info = mg::entry_info(entry)?;
     let grain = mg::entry_grain(entry)?;
     if !envelope {

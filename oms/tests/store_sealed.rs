@@ -2,6 +2,7 @@
 //! in-memory store: held as bytes, reachable by address only, written back by
 //! `save`, verified by address and clear header (ruling C27).
 
+use oms::durable::{DurableStore, OpenOptions};
 use oms::header::{FLAG_ENCRYPTED, FLAG_SIGNED, Header, namespace_hash};
 use oms::mg::{self, IndexState, Manifest, PackOptions};
 use oms::store::{Query, SaveOptions, Store, StoreConfig};
@@ -142,4 +143,42 @@ fn file_unchecked(entries: &[&[u8]], patches: &[(&[u8], u8)]) -> Vec<u8> {
     let digest = ContentAddress::of(&f);
     f.extend_from_slice(digest.as_bytes());
     f
+}
+
+#[test]
+fn the_database_store_holds_encrypted_grains_as_the_memory_store_does() {
+    let sealed = encrypted(0x07, 1_700_000_000, 0);
+    let address = ContentAddress::of(&sealed);
+    let a = belief("alice", 1_000);
+    let bytes = file(&[&a, &sealed]);
+    let dir = tempfile::tempdir().unwrap();
+    let db = DurableStore::create(&dir.path().join("s.db"), StoreConfig::fixed_clock(NOW)).unwrap();
+    let report = db.import_mg(&bytes).unwrap();
+    assert_eq!((report.in_file, report.added), (2, 2));
+    assert_eq!(db.import_mg(&bytes).unwrap().added, 0, "importing again adds nothing");
+    assert_eq!((db.len().unwrap(), db.sealed_len().unwrap()), (1, 1));
+    assert!(db.exists(&address).unwrap());
+    assert!(db.get(&address).unwrap().is_none());
+    let g = db.sealed(&address).unwrap().unwrap();
+    assert_eq!((g.grain_type, g.blob()), (GrainType::Goal, &sealed[..]));
+    db.verify().unwrap();
+    // The export is the file the memory store saves.
+    let memory = Store::load(&bytes, StoreConfig::fixed_clock(NOW)).unwrap();
+    assert_eq!(db.export_mg(&SaveOptions::default()).unwrap(), memory.save(&SaveOptions::default()).unwrap());
+}
+
+#[test]
+fn a_damaged_encrypted_row_fails_verification() {
+    let sealed = encrypted(0x01, 1, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let db = DurableStore::create(&path, StoreConfig::fixed_clock(NOW)).unwrap();
+    db.import_mg(&file(&[&belief("a", 1), &sealed])).unwrap();
+    drop(db);
+    let mut damaged = sealed.clone();
+    *damaged.last_mut().unwrap() ^= 1;
+    rusqlite::Connection::open(&path).unwrap().execute("UPDATE sealed SET blob = ?1", [&damaged]).unwrap();
+    let db = DurableStore::open(&path, StoreConfig::fixed_clock(NOW), OpenOptions::read_only()).unwrap();
+    assert!(db.verify().is_err());
+    assert!(db.sealed(&ContentAddress::of(&sealed)).is_err());
 }

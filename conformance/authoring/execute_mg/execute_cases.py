@@ -13,6 +13,7 @@ import cases_errors
 import cases_more
 import cases_recall
 import cases_rendered
+import cases_sealed
 import cases_session
 import cases_shortcuts
 import cases_statements
@@ -30,6 +31,7 @@ DESCRIPTIONS = {
     "evolve": "Evolve-level error outcomes under a Tier 1 capability: SupersessionConflict, NoPreviousVersion, GrainTypeNotEvolvable, TargetNotFound (CAL §8.8-§8.10, Appendix C).",
     "statements": "EXISTS, HISTORY, DESCRIBE, BATCH, COALESCE, LET, EXPLAIN, set operations, ASSEMBLE and Tier 1 refusals (CAL §8).",
     "session": "Cases that need a session (PROTOCOL.md execute: setup, settings, stream): DEFINE TEMPLATE and its registry (CAL-E085, E088, E089, §10.6-§10.8), configured timeouts (CAL-E031, E075, §17.3), auto-TOON (CAL-W005, §10.9.5), a streamed ASSEMBLE cancelled by its client (CAL-E082, §11).",
+    "encrypted": "Grains whose payload is encrypted (OMS §3.1.1 flag bit 1, §20.2) in the encrypted fixture: reached by full address only, never formatted, reported with CAL-E080 (Appendix C; docs/spec-decisions-conformance.md C27). Cases tagged `encrypted` need the capability `encrypted_grains`.",
     "rendered": "Rendered output: RECALL AS every format and preset, ASSEMBLE FORMAT, PROJECT, EXPLAIN plans and DESCRIBE content, checked by invariant where the spec fixes the content but not the bytes (CAL §8.5, §8.6, §10, §13, §14.2; docs/spec-decisions-conformance.md C18).",
 }
 
@@ -44,6 +46,7 @@ def main():
     cases_errors.build()
     cases_rendered.build()
     cases_session.build()
+    cases_sealed.build()
     n, bad = book.reconcile_and_write(DESCRIPTIONS)
     print(f"{n} execute cases written; {bad} disagree with our toolchain (execute-disagreements.md)")
     return 0

@@ -103,6 +103,22 @@ impl Builder {
         Ok(a)
     }
 
+    /// Stores a grain whose payload was encrypted elsewhere (OMS §3.1.1 flag bit 1, §20.2):
+    /// the clear header of `j`'s blob with the encrypted flag, then `ciphertext`. The store
+    /// holds it sealed (it has no key), so only its address reaches it (CAL-E080 fixtures).
+    pub fn put_encrypted(&mut self, key: &str, j: Json, ciphertext: &[u8]) -> Result<ContentAddress, OmsError> {
+        let (blob, _) = Self::encode(&j)?;
+        let header = oms::Header::parse(&blob)?;
+        let sealed = oms::Header { flags: header.flags | oms::header::FLAG_ENCRYPTED, ..header };
+        let mut bytes = sealed.to_bytes().to_vec();
+        bytes.extend_from_slice(ciphertext);
+        let file = oms::mg::pack([&bytes[..]], None, &oms::mg::PackOptions::default())?;
+        self.store.import(&file)?;
+        let a = ContentAddress::of(&bytes);
+        self.keys.insert(key.to_string(), a);
+        Ok(a)
+    }
+
     /// Stores a grain that supersedes the one under `old` (`derived_from` is added).
     pub fn supersede(&mut self, old: &str, key: &str, mut j: Json, why: &str) -> Result<ContentAddress, OmsError> {
         let old_addr = self.address(old).ok_or_else(|| OmsError::NotFound { address: old.to_string() })?;

@@ -6,6 +6,7 @@ pub mod compile;
 pub mod eval;
 pub mod hybrid;
 pub mod options;
+pub(crate) mod sealed;
 pub mod stages;
 
 use cal_grammar::fields::names;
@@ -199,6 +200,8 @@ pub fn run(cx: &mut Ctx<'_>, plan: &RecallPlan, skip: usize) -> Result<RecallOut
     let r = plan.recall();
     let o = Options::of(cx, r);
     let mut compiled = compile(cx, r, plan.view, &subs, &extra)?;
+    let hash_span = r.where_clause.iter().flat_map(|w| w.conditions.iter()).find(|c| c.field.name == names::HASH);
+    sealed::report_selected(cx, &compiled, hash_span.map_or(r.span, |c| c.span));
     if counts_only(plan) && compiled.posts.is_empty() && !o.needs_all() {
         let mut n = count(cx, &compiled)?;
         if n == 0

@@ -21,6 +21,7 @@ use crate::mg::{IndexState, MgFile};
 use crate::store::indexes::{Id, Key, fields};
 use crate::store::persist::parse_all;
 use crate::store::record::{Parsed, Record, parse_entry};
+use crate::store::sealed::{is_sealed_entry, parse_sealed};
 use crate::store::search::terms_of;
 
 /// Posting key of the grain-type index. The single-field keys use [`Key`]'s
@@ -464,11 +465,20 @@ impl DurableStore {
 
     fn import_locked(&self, conn: &mut rusqlite::Connection, bytes: &[u8]) -> Result<ImportReport> {
         let file = MgFile::open(bytes)?;
-        let entries = file.entries().collect::<Result<Vec<&[u8]>>>()?;
+        let all = file.entries().collect::<Result<Vec<&[u8]>>>()?;
+        let in_file = all.len();
+        let (sealed, entries): (Vec<&[u8]>, Vec<&[u8]>) = all.into_iter().partition(|e| is_sealed_entry(e));
+        let sealed = sealed.into_iter().map(parse_sealed).collect::<Result<Vec<_>>>()?;
         let manifest = file.manifest().cloned().unwrap_or_default();
+        if let Some(g) = sealed.iter().find(|g| manifest.contains_key(&g.address)) {
+            return Err(OmsError::schema(
+                "manifest",
+                format!("index state for {}, an encrypted grain whose claims this store cannot judge", g.address),
+            ));
+        }
         let now = self.now();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(db_error)?;
-        let mut report = ImportReport { in_file: entries.len(), added: 0, states: manifest.len() };
+        let mut report = ImportReport { in_file, added: 0, states: manifest.len() };
         let mut rules = !manifest.is_empty();
         if !rules {
             tx.execute_batch("SAVEPOINT bulk").map_err(db_error)?;
@@ -493,6 +503,14 @@ impl DurableStore {
             drop(parsed);
             let (_, written) = self.evolve_in(&tx, &seeds, usize::MAX, |scratch| scratch.import(bytes))?;
             report.added = written.added.len();
+        }
+        for g in &sealed {
+            report.added += tx
+                .execute(
+                    "INSERT OR IGNORE INTO sealed (address, blob) VALUES (?1, ?2)",
+                    params![g.address.as_bytes().as_slice(), g.blob()],
+                )
+                .map_err(db_error)?;
         }
         super::verify::append_audit(
             &tx,

@@ -19,8 +19,46 @@ use crate::store::indexes::{EQUALITY_INDEXED, Id, Key};
 use crate::store::query::{Filter, Query, ResultEnvelope};
 use crate::store::read::{QueryStream, answer_search, eq_str, walk_chain};
 use crate::store::record::{Parsed, Record};
+use crate::store::sealed::{SealedGrain, parse_sealed};
 use crate::store::search::{Bm25, query_terms};
 use crate::store::{Stored, stored};
+
+/// Whether the store has the `sealed` table (a version 5 store opened read-only has not, and
+/// holds no encrypted grain).
+fn has_sealed_table(conn: &Connection) -> Result<bool> {
+    conn.query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sealed'", [], |_| Ok(()))
+        .optional()
+        .map(|o| o.is_some())
+        .map_err(db_error)
+}
+
+/// Every encrypted grain the store holds, by address, each checked against its address.
+pub(crate) fn sealed_rows(conn: &Connection) -> Result<Vec<SealedGrain>> {
+    if !has_sealed_table(conn)? {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare("SELECT address, blob FROM sealed ORDER BY address").map_err(db_error)?;
+    let mut rows = stmt.query([]).map_err(db_error)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(db_error)? {
+        let key: Vec<u8> = row.get(0).map_err(db_error)?;
+        let blob: Vec<u8> = row.get(1).map_err(db_error)?;
+        let address = <[u8; 32]>::try_from(key.as_slice())
+            .map(ContentAddress::from_bytes)
+            .map_err(|_| rows::damaged("an encrypted grain is stored under a key that is no address"))?;
+        out.push(sealed_row(&address, &blob)?);
+    }
+    Ok(out)
+}
+
+/// A `sealed` row as a grain, checked against the address it is stored under.
+pub(crate) fn sealed_row(address: &ContentAddress, blob: &[u8]) -> Result<SealedGrain> {
+    let g = parse_sealed(blob)?;
+    if g.address != *address {
+        return Err(rows::damaged(format!("the encrypted grain stored as {address} hashes to {}", g.address)));
+    }
+    Ok(g)
+}
 
 /// Above this share of the store, candidates are read in one scan rather
 /// than one lookup each.
@@ -325,8 +363,30 @@ impl DurableStore {
     }
 
     /// `exists` (§28.4).
+    /// An encrypted grain held sealed exists too (ruling C27).
     pub fn exists(&self, address: &ContentAddress) -> Result<bool> {
-        Ok(id_of(&self.conn(), address)?.is_some())
+        Ok(id_of(&self.conn(), address)?.is_some() || self.sealed(address)?.is_some())
+    }
+
+    /// The encrypted grain at `address` the store holds sealed, if any; its bytes are hashed
+    /// again, so a damaged row is an error, never a different grain.
+    pub fn sealed(&self, address: &ContentAddress) -> Result<Option<SealedGrain>> {
+        let conn = self.conn();
+        if !has_sealed_table(&conn)? {
+            return Ok(None);
+        }
+        let blob: Option<Vec<u8>> = conn
+            .query_row("SELECT blob FROM sealed WHERE address = ?1", params![address.as_bytes().as_slice()], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(db_error)?;
+        blob.map(|b| sealed_row(address, &b)).transpose()
+    }
+
+    /// How many encrypted grains the store holds sealed (not counted by [`DurableStore::len`]).
+    pub fn sealed_len(&self) -> Result<usize> {
+        Ok(sealed_rows(&self.conn())?.len())
     }
 
     /// `get` (§28.4) without counting an access: reads never write.

@@ -22,11 +22,12 @@ pub const APPLICATION_ID: i32 = 0x4341_4C53;
 /// other checksums; such a file is refused as an unsupported layout.
 /// Version 2 lacked the Tier 1 control tables (`switches`, `rate_events`),
 /// version 3 the per-namespace search statistics (`namespace_stats`), version 4
-/// the embedder setting and the grains' vectors (`settings`, `vectors`): all are
-/// read as they are, and upgraded in place when opened for writing ([`upgrade`]).
-pub const SCHEMA_VERSION: i32 = 5;
+/// the embedder setting and the grains' vectors (`settings`, `vectors`), version 5
+/// the grains held as encrypted bytes (`sealed`, ruling C27): all are read as they
+/// are, and upgraded in place when opened for writing ([`upgrade`]).
+pub const SCHEMA_VERSION: i32 = 6;
 
-/// The tables versions 3 to 5 added, created by [`create`] and by [`upgrade`].
+/// The tables versions 3 to 6 added, created by [`create`] and by [`upgrade`].
 const CONTROL_TABLES: &str = r"
 CREATE TABLE IF NOT EXISTS switches (
     name   TEXT    PRIMARY KEY,
@@ -58,6 +59,11 @@ CREATE TABLE IF NOT EXISTS vectors (
     namespace TEXT    NOT NULL,
     vector    BLOB    NOT NULL,
     PRIMARY KEY (model, grain_id)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS sealed (
+    address BLOB PRIMARY KEY,
+    blob    BLOB NOT NULL
 ) WITHOUT ROWID;
 ";
 

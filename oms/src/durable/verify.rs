@@ -15,7 +15,7 @@ use rusqlite::{Connection, Transaction, params};
 use sha2::{Digest, Sha256};
 
 use super::ingest::{index_keys, read_stats};
-use super::read::load_all;
+use super::read::{load_all, sealed_rows};
 use super::rows::TermPosting;
 use super::{DurableStore, db_error};
 use crate::address::{ContentAddress, hex};
@@ -140,6 +140,8 @@ impl DurableStore {
             return Err(OmsError::corrupt(CorruptReason::Container(format!("SQLite integrity check: {check}"))));
         }
         super::schema::check(&conn)?;
+        // Every encrypted grain still hashes to the address it is stored under.
+        sealed_rows(&conn)?;
         let mut report = VerifyReport::default();
         let mut expect_postings: HashMap<(i64, i64), Vec<Id>> = HashMap::new();
         let mut expect_terms: HashMap<String, Vec<TermPosting>> = HashMap::new();
@@ -342,7 +344,9 @@ impl DurableStore {
     /// exactly as [`crate::store::Store::save`] writes an in-memory store.
     pub fn export_mg(&self, opts: &SaveOptions) -> Result<Vec<u8>> {
         let conn = self.snapshot()?;
-        let mut entries: Vec<Vec<u8>> = Vec::new();
+        // Encrypted grains first, as the in-memory store saves them: a reader finds the
+        // manifest from the last grain's length, which ciphertext does not have.
+        let mut entries: Vec<Vec<u8>> = sealed_rows(&conn)?.into_iter().map(|g| g.blob().to_vec()).collect();
         let mut manifest = Manifest::new();
         load_all(&conn, |_, r| {
             let st = if opts.include_local { r.snapshot() } else { r.state.portable_only() };

@@ -138,10 +138,10 @@ impl Store {
         inner.honour_withdrawals(&added, now, self.config.erasure_sla_ms);
         let mut new_sealed = 0;
         for g in sealed {
-            if !inner.sealed.contains_key(&g.address) {
+            inner.sealed.entry(g.address).or_insert_with(|| {
                 new_sealed += 1;
-                inner.sealed.insert(g.address, Arc::new(g));
-            }
+                Arc::new(g)
+            });
         }
         Ok(added.len() + new_sealed)
     }
