@@ -173,7 +173,7 @@ impl<F: ReadFacade> Interpreter<F> {
             _ => Err(Diagnostic::new(
                 Code::E044,
                 query.span,
-                "Only ADD, SUPERSEDE and REVERT are prepared; read statements run directly.",
+                "Only ADD, SUPERSEDE, REVERT and read statements are prepared; DEFINE TEMPLATE runs directly.",
             )
             .with_suggestion("Run this query directly (POST …/cal, or `cal run`).")),
         }

@@ -10,7 +10,9 @@
 //! version it restores. It is single-use (its `prepared_id` is spent in the
 //! store in the write's own transaction) and short-lived: it expires
 //! [`PREPARED_TTL_MS`] after prepare, or with its capability token, whichever
-//! is first (ruling S10).
+//! is first (ruling S10). A read statement may be prepared too (§26: the flow is RECOMMENDED
+//! for Tier 0): its token carries the statement and its parameters, no write, and execute runs
+//! the read under the capability it was prepared under (ruling S17).
 
 use std::collections::BTreeMap;
 
@@ -41,7 +43,8 @@ pub struct PreparedToken {
     pub query: String,
     /// SHA-256 of the canonical text (the envelope's `query_hash`).
     pub query_hash: String,
-    /// `add`, `supersede` or `revert`.
+    /// `add`, `supersede` or `revert`; `read` for a Tier 0 statement (§26: RECOMMENDED), whose
+    /// write members (`grain_type`, `blob`, `new_hash`, `reason`) are empty.
     pub operation: String,
     /// The grain type written (singular).
     pub grain_type: String,
@@ -55,6 +58,9 @@ pub struct PreparedToken {
     pub restored_hash: Option<String>,
     /// REASON.
     pub reason: String,
+    /// The parameters a prepared read was given (execute takes none of its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<serde_json::Map<String, Json>>,
     /// Epoch ms of prepare.
     pub issued_at: i64,
     /// Epoch ms from which execute refuses it.

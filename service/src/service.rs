@@ -28,6 +28,8 @@ use oms::durable::{DurableStore, TemplateSlot, Tx};
 use oms::{ContentAddress, OmsError};
 use serde_json::{Value as Json, json};
 
+mod prepared_read;
+
 use crate::gate::{self, Refusal};
 use crate::key::ServerKey;
 use crate::prepared::{PREPARED_TTL_MS, PreparedToken};
@@ -91,7 +93,7 @@ pub struct Prepared {
     pub token: PreparedToken,
     /// The statement's plan.
     pub plan: Json,
-    /// Always 1.
+    /// 1 for an evolve statement, 0 for a read.
     pub tier: u8,
     /// The store-aware preview.
     pub side_effects: Json,
@@ -455,14 +457,19 @@ impl Service {
 
     /// Prepare (§18.2): the gate, then the store-aware preview of an evolve statement,
     /// judged by a dry run of the very write execute will perform. Returns the signed
-    /// prepared token with the plan and the preview, or the refusal.
+    /// prepared token with the plan and the preview, or the refusal. A read statement is
+    /// prepared too, with no side effects (`prepared_read.rs`, ruling S17).
     pub fn prepare<'a>(
         &self,
         caller: impl Into<Caller<'a>>,
         q: &Query,
         opts: &ExecOptions,
     ) -> Result<Prepared, Response> {
-        let Admitted { verified, interp, opts, .. } = self.admit(caller.into(), q, opts)?;
+        let admitted = self.admit(caller.into(), q, opts)?;
+        if matches!(&q.body, QueryBody::Statement(s) if !s.is_tier1()) {
+            return self.prepare_read(admitted, q);
+        }
+        let Admitted { verified, interp, opts, .. } = admitted;
         let preview = interp.preview(q, &opts).map_err(|d| interp.refuse(q, &opts, d))?;
         let t = verified.token();
         let written = preview.grain.grain_type().name().and_then(cal_grammar::GrainType::from_singular);
@@ -502,6 +509,7 @@ impl Service {
             target_hash: preview.target.as_ref().map(hash_text),
             restored_hash: preview.restored.as_ref().map(hash_text),
             reason: preview.reason.clone(),
+            params: None,
             issued_at: opts.now_ms,
             expires_at: opts.now_ms.saturating_add(PREPARED_TTL_MS).min(t.expires_at),
             signature: String::new(),
@@ -550,6 +558,9 @@ impl Service {
         let Some(q) = cal_parser::parse_query(&p.query).ast else {
             return self.bare_refusal(gate::refused("the prepared token's statement does not parse"));
         };
+        if p.operation == prepared_read::READ {
+            return self.execute_read(memory, &p, &q, opts);
+        }
         let mut opts = opts.clone();
         opts.user = Some(p.user_id.clone());
         if self.switch(Switch::Master) {

@@ -362,3 +362,51 @@ fn explain_shows_the_store_aware_preview_and_what_would_refuse() {
     assert!(r.error.is_none(), "{}", r.json);
     assert_eq!(r.json["plan"]["store_preview"]["would_refuse"]["code"], "CAL-E040", "{}", r.json);
 }
+
+/// §26: two-phase execution is RECOMMENDED for Tier 0 (ruling S17). A read is prepared with
+/// its parameters and no side effects, executed once, confined as its capability was.
+#[test]
+fn a_read_is_prepared_with_its_parameters_and_executed_once() {
+    let f = fixture();
+    let t1 = token(claims(1));
+    write(
+        &f.service,
+        &t1,
+        "ADD belief SET subject = \"alice\" SET relation = \"prefers\" SET object = \"tea\" REASON \"r\"",
+    );
+    write(
+        &f.service,
+        &t1,
+        "ADD belief SET subject = \"bob\" SET relation = \"prefers\" SET object = \"coffee\" REASON \"r\"",
+    );
+    let t0 = token(claims(0));
+    let read = q("RECALL beliefs WHERE subject = $who");
+    let mut with_who = opts(NOW + 2);
+    with_who.params.insert("who".into(), Json::from("bob"));
+
+    let prepared = f.service.prepare(&t0, &read, &with_who).expect("a read prepares");
+    assert_eq!((prepared.tier, prepared.side_effects.clone()), (0, serde_json::json!([])));
+    assert_eq!(prepared.plan["statement_type"], "recall", "{}", prepared.plan);
+    let direct = f.service.run(&t0, &read, &with_who);
+
+    // Execute takes no parameters of its own: the prepared ones hold.
+    let r = f.service.execute(&prepared.token.to_json(), &opts(NOW + 3));
+    assert!(r.error.is_none(), "{}", r.json);
+    assert_eq!(r.json["results"], direct.json["results"]);
+    assert_eq!(r.json["results"][0]["grain"]["object"], "coffee");
+    // Once only, and only for the memory it was prepared for.
+    let again = f.service.execute(&prepared.token.to_json(), &opts(NOW + 4));
+    assert_eq!(code(&again), Some("CAL-E901"), "{}", again.json);
+    assert!(again.json.to_string().contains("refused"), "{}", again.json);
+    let other = f.service.prepare(&t0, &read, &with_who).expect("prepares");
+    let r = f.service.execute_in(Some("elsewhere"), &other.token.to_json(), &opts(NOW + 3));
+    assert_eq!(code(&r), Some("CAL-E902"), "{}", r.json);
+    // A forged parameter breaks the signature.
+    let mut forged = other.token.clone();
+    forged.params = Some(serde_json::Map::from_iter([("who".to_string(), Json::from("alice"))]));
+    let r = f.service.execute(&forged.to_json(), &opts(NOW + 3));
+    assert_eq!(code(&r), Some("CAL-E901"), "{}", r.json);
+    // DEFINE TEMPLATE is not prepared.
+    let t = f.service.prepare(&t1, &q("DEFINE TEMPLATE t ELEMENT { {{grain.subject}} }"), &opts(NOW));
+    assert_eq!(t.err().as_ref().and_then(code), Some("CAL-E044"));
+}

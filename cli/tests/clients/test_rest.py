@@ -145,6 +145,23 @@ def test_prepare_execute_and_read_back(server, memory):
     assert s.status_code == 406 and s.json()["error"]["code"] == "CAL-E079"
 
 
+def test_a_read_is_prepared_and_executed_with_its_parameters(server, memory):
+    # §26: two-phase execution is RECOMMENDED for Tier 0 (ruling S17).
+    token = memory.token(tier=0)
+    body = {"query": "RECALL beliefs WHERE subject = $who | LIMIT 3", "params": {"who": "alice"}}
+    p = post(server, token, body, suffix="/prepare")
+    assert p.status_code == 200, p.text
+    prepared = p.json()
+    assert prepared["tier"] == 0 and prepared["side_effects"] == [] and prepared["plan"]["statement_type"] == "recall"
+    direct = post(server, token, body).json()
+    e = httpx.post(server.cal_url("/execute"), json={"token": prepared["token"]}, timeout=TIMEOUT)
+    assert e.status_code == 200, e.text
+    got = valid_response(e.json())
+    assert got["results"] == direct["results"] and got["results"], got
+    again = httpx.post(server.cal_url("/execute"), json={"token": prepared["token"]}, timeout=TIMEOUT)
+    assert again.status_code == 401
+
+
 def test_kill_switches(server, memory):
     read = {"query": "RECALL beliefs | LIMIT 1"}
     write = {"query": 'ADD belief SET subject = "k" SET relation = "r" SET object = "o" REASON "r"'}
