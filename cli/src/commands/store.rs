@@ -267,7 +267,7 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
             let s = store.stats().map_err(|e| invalid_at(&db, &e))?;
             if json {
                 print(&serde_json::json!({
-                    "grains": s.grains, "by_type": s.by_type, "supersessions": s.supersessions,
+                    "grains": s.grains, "by_type": s.by_type, "encrypted": s.encrypted, "supersessions": s.supersessions,
                     "audit_entries": s.audit_entries, "templates": s.templates, "terms": s.terms,
                     "file_bytes": s.file_bytes,
                 }));
@@ -276,6 +276,9 @@ fn execute(cmd: StoreCommand) -> Result<ExitCode, Failure> {
                 outln!("{:<16}{}", "grains", s.grains);
                 for (t, n) in &s.by_type {
                     outln!("  {t:<14}{n}");
+                }
+                if s.encrypted > 0 {
+                    outln!("{:<16}{}", "encrypted", s.encrypted);
                 }
                 outln!("{:<16}{}", "supersessions", s.supersessions);
                 outln!("{:<16}{}", "audit entries", s.audit_entries);

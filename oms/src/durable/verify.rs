@@ -57,6 +57,8 @@ pub struct StoreStats {
     pub supersessions: u64,
     /// Audit entries.
     pub audit_entries: u64,
+    /// Grains held as encrypted bytes (ruling C27), not counted in `grains`.
+    pub encrypted: u64,
     /// Named templates (all versions).
     pub templates: u64,
     /// Distinct text terms.
@@ -333,6 +335,7 @@ impl DurableStore {
             superseded: count("SELECT count(*) FROM supersessions")?,
             supersessions: count("SELECT count(*) FROM supersessions")?,
             audit_entries: count("SELECT count(*) FROM audit")?,
+            encrypted: u64::try_from(sealed_rows(&conn)?.len()).unwrap_or(0),
             templates: count("SELECT count(*) FROM templates")?,
             terms: count("SELECT count(DISTINCT term) FROM terms")?,
             file_bytes,
