@@ -85,7 +85,7 @@ def types():
     c(tg, 'RECALL goals WHERE goal_state = "active" | ORDER BY importance DESC', ["goal", "order-by"],
       sel=Sel(all_of(G, eq("goal_state", "active")), order="importance", desc=True), ordered=True)
     c(tg, 'RECALL goals WHERE goal_state = "active" | ORDER BY importance DESC | FIRST', ["goal", "first"],
-      keys=["goal-launch"], ordered=True)
+      keys=["goal-review"], ordered=True)  # goal-launch (0.95) is suspended (CAL blocked), not active
     c(tg, f'RECALL goals WHERE assigned_agent = "{AGENT}"', ["goal", "assigned_agent"], sel=Sel(all_of(G, eq("assigned_agent", AGENT))))
     c(tg, f'RECALL goals WHERE assigned_agent != "{AGENT}"', ["goal", "assigned_agent", "ne", "null-semantics"],
       sel=Sel(all_of(G, ne("assigned_agent", AGENT))))

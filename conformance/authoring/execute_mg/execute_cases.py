@@ -28,7 +28,7 @@ DESCRIPTIONS = {
     "views": "Supersession, contradictions, verification status and WITH options that change results (CAL §8.1, §8.9, §9.6, WITH).",
     "namespaces": "Namespaces and capability-token confinement (CAL §2.3, §18.3) over multi-namespace, and Unicode data (§16).",
     "domain": "Domain profile querying over domain-profiles: profile: tags, prefixed fields at the top level and in the context map, CAL-W002 (CAL §12).",
-    "evolve": "Evolve-level error outcomes under a Tier 1 capability: SupersessionConflict, NoPreviousVersion, GrainTypeNotEvolvable, TargetNotFound (CAL §8.8-§8.10, Appendix C).",
+    "evolve": "Evolve-level error outcomes under a Tier 1 capability: SupersessionConflict, NoPreviousVersion, GrainTypeNotEvolvable, TargetNotFound (CAL §8.8-§8.10, Appendix C); and writes that succeed, prepared and executed in a setup, checked by follow-up reads (§18.2); NamespaceMismatch for targets in another namespace and WriteQuotaExceeded once a token's quota is spent.",
     "statements": "EXISTS, HISTORY, DESCRIBE, BATCH, COALESCE, LET, EXPLAIN, set operations, ASSEMBLE and Tier 1 refusals (CAL §8).",
     "session": "Cases that need a session (PROTOCOL.md execute: setup, settings, stream): DEFINE TEMPLATE and its registry (CAL-E085, E088, E089, §10.6-§10.8), configured timeouts (CAL-E031, E075, §17.3), auto-TOON (CAL-W005, §10.9.5), a streamed ASSEMBLE cancelled by its client (CAL-E082, §11).",
     "encrypted": "Grains whose payload is encrypted (OMS §3.1.1 flag bit 1, §20.2) in the encrypted fixture: reached by full address only, never formatted, reported with CAL-E080 (Appendix C; docs/spec-decisions-conformance.md C27). Cases tagged `encrypted` need the capability `encrypted_grains`.",
