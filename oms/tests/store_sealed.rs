@@ -91,10 +91,7 @@ fn a_signed_flag_on_an_encrypted_payload_is_still_refused() {
     let mut bad = file(&[&belief("a", 1), &sealed]);
     let at = bad.windows(sealed.len()).position(|w| w == &sealed[..]).unwrap();
     bad[at + 1] = FLAG_ENCRYPTED | FLAG_SIGNED;
-    let n = bad.len() - 32;
-    bad.truncate(n);
-    let digest = ContentAddress::of(&bad);
-    bad.extend_from_slice(digest.as_bytes());
+    refooter(&mut bad);
     let err = Store::load(&bad, StoreConfig::fixed_clock(NOW)).unwrap_err();
     assert!(matches!(err, OmsError::SignedMismatch { .. } | OmsError::Unsupported { .. }), "{err:?}");
 }
@@ -103,11 +100,7 @@ fn a_signed_flag_on_an_encrypted_payload_is_still_refused() {
 fn a_manifest_cannot_claim_index_state_for_an_encrypted_grain() {
     let sealed = encrypted(0x01, 1, 0);
     let a = belief("alice", 1_000);
-    let mut manifest = Manifest::new();
-    manifest.insert(
-        ContentAddress::of(&sealed),
-        IndexState { verification_status: Some("verified".into()), ..IndexState::default() },
-    );
+    let manifest = verified(&sealed);
     // Sealed first: the manifest is found from the last grain's length.
     let bytes = mg::pack([&sealed[..], &a[..]], Some(&manifest), &PackOptions::default()).unwrap();
     let err = Store::load(&bytes, StoreConfig::fixed_clock(NOW)).unwrap_err();
@@ -118,11 +111,7 @@ fn a_manifest_cannot_claim_index_state_for_an_encrypted_grain() {
 fn an_encrypted_grain_cannot_end_a_file_that_has_a_manifest() {
     let sealed = encrypted(0x01, 2_000_000_000, 0);
     let a = belief("alice", 1_000);
-    let mut manifest = Manifest::new();
-    manifest.insert(
-        ContentAddress::of(&a),
-        IndexState { verification_status: Some("verified".into()), ..IndexState::default() },
-    );
+    let manifest = verified(&a);
     let sorted = PackOptions { sort: true, ..PackOptions::default() };
     let err = mg::pack([&a[..], &sealed[..]], Some(&manifest), &sorted).unwrap_err();
     assert!(err.to_string().contains("last grain before a manifest"), "{err}");
@@ -138,11 +127,22 @@ fn file_unchecked(entries: &[&[u8]], patches: &[(&[u8], u8)]) -> Vec<u8> {
         let at = f.windows(blob.len()).position(|w| w == *blob).expect("the blob is in the file");
         f[at + 2] = *type_byte;
     }
+    refooter(&mut f);
+    f
+}
+
+/// Recomputes a file's footer checksum after its bytes were patched.
+fn refooter(f: &mut Vec<u8>) {
     let n = f.len() - 32;
     f.truncate(n);
-    let digest = ContentAddress::of(&f);
+    let digest = ContentAddress::of(f);
     f.extend_from_slice(digest.as_bytes());
-    f
+}
+
+/// A manifest that says the grain `blob` was verified.
+fn verified(blob: &[u8]) -> Manifest {
+    let state = IndexState { verification_status: Some("verified".into()), ..IndexState::default() };
+    Manifest::from([(ContentAddress::of(blob), state)])
 }
 
 #[test]

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use crate::key::ServerKey;
-use crate::token::{TokenError, sign_hex, uuid_v4, verify_hex};
+use crate::token::{CapabilityToken, TokenError, sign_hex, uuid_v4, verify_hex};
 
 /// How long a prepared statement may wait for execute: 5 minutes.
 pub const PREPARED_TTL_MS: i64 = 5 * 60 * 1000;
@@ -73,6 +73,52 @@ impl PreparedToken {
     /// A fresh id for a preparation.
     pub fn new_id() -> Result<String, TokenError> {
         uuid_v4()
+    }
+
+    /// An unsigned preparation of `q` under `t` at `now_ms`, with a fresh id and every write
+    /// member empty: a read stays so, a write fills them from its preview.
+    pub fn of_statement(t: &CapabilityToken, q: &cal_parser::ast::Query, now_ms: i64) -> Result<Self, TokenError> {
+        Ok(PreparedToken {
+            prepared_id: Self::new_id()?,
+            token_id: t.token_id.clone(),
+            namespace: t.namespace.clone(),
+            user_id: t.user_id.clone(),
+            write_quota: t.write_quota_remaining,
+            query: cal_parser::print::query_to_text(q),
+            query_hash: cal_interp::query_hash(q),
+            operation: String::new(),
+            grain_type: String::new(),
+            blob: String::new(),
+            new_hash: String::new(),
+            target_hash: None,
+            restored_hash: None,
+            reason: String::new(),
+            params: None,
+            issued_at: now_ms,
+            expires_at: now_ms.saturating_add(PREPARED_TTL_MS).min(t.expires_at),
+            signature: String::new(),
+        })
+    }
+
+    /// The audit entry of its prepare phase (§21), with the caller's agent and the actor's
+    /// pseudonym.
+    pub fn prepare_audit(&self, actor_id: String, agent_id: Option<&str>, tier: u8, statement_type: &str) -> Json {
+        serde_json::json!({
+            "token_id": self.token_id,
+            "query_hash": self.query_hash,
+            "namespace": self.namespace,
+            "actor_id": actor_id,
+            "agent_id": agent_id,
+            "phase": "prepare",
+            "prepared_id": self.prepared_id,
+            "operation": self.operation,
+            "target_hash": self.target_hash,
+            "new_hash": (!self.new_hash.is_empty()).then_some(&self.new_hash),
+            "reason": (!self.reason.is_empty()).then_some(&self.reason),
+            "tier": tier,
+            "statement_type": statement_type,
+            "error": null,
+        })
     }
 
     /// What the signature covers: every member but `signature`, keys sorted, no whitespace.

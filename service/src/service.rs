@@ -32,7 +32,7 @@ mod prepared_read;
 
 use crate::gate::{self, Refusal};
 use crate::key::ServerKey;
-use crate::prepared::{PREPARED_TTL_MS, PreparedToken};
+use crate::prepared::PreparedToken;
 use crate::refusals::{bug, master_off, not_embedded, quota_exhausted, rate_exceeded, tier1_off};
 use crate::token::{Op, Verified};
 
@@ -487,7 +487,7 @@ impl Service {
         if let Err(e) = self.store.dry_run(|tx: &Tx<'_>| perform(tx, &preview)) {
             return Err(interp.refuse(q, &opts, store_refusal(&e, q.span)));
         }
-        let id = PreparedToken::new_id().map_err(|e| {
+        let unsigned = PreparedToken::of_statement(t, q, opts.now_ms).map_err(|e| {
             interp.refuse(
                 q,
                 &opts,
@@ -495,13 +495,6 @@ impl Service {
             )
         })?;
         let prepared = PreparedToken {
-            prepared_id: id,
-            token_id: t.token_id.clone(),
-            namespace: t.namespace.clone(),
-            user_id: t.user_id.clone(),
-            write_quota: t.write_quota_remaining,
-            query: cal_parser::print::query_to_text(q),
-            query_hash: cal_interp::query_hash(q),
             operation: preview.operation.as_str().to_string(),
             grain_type: preview.grain.grain_type().name().unwrap_or_default().to_string(),
             blob: oms::address::hex(&preview.blob),
@@ -509,28 +502,11 @@ impl Service {
             target_hash: preview.target.as_ref().map(hash_text),
             restored_hash: preview.restored.as_ref().map(hash_text),
             reason: preview.reason.clone(),
-            params: None,
-            issued_at: opts.now_ms,
-            expires_at: opts.now_ms.saturating_add(PREPARED_TTL_MS).min(t.expires_at),
-            signature: String::new(),
+            ..unsigned
         }
         .sign(&self.key);
-        let entry = json!({
-            "token_id": t.token_id,
-            "query_hash": prepared.query_hash,
-            "namespace": t.namespace,
-            "actor_id": cal_interp::audit::pseudonym(&self.config.audit_key, &t.user_id),
-            "agent_id": opts.agent_id,
-            "phase": "prepare",
-            "prepared_id": prepared.prepared_id,
-            "operation": prepared.operation,
-            "target_hash": prepared.target_hash,
-            "new_hash": prepared.new_hash,
-            "reason": prepared.reason,
-            "tier": 1,
-            "statement_type": prepared.operation,
-            "error": null,
-        });
+        let actor = cal_interp::audit::pseudonym(&self.config.audit_key, &t.user_id);
+        let entry = prepared.prepare_audit(actor, opts.agent_id.as_deref(), 1, &prepared.operation);
         self.store.append_audit(&entry).map_err(|e| interp.refuse(q, &opts, store_refusal(&e, q.span)))?;
         Ok(Prepared {
             plan: interp.plan(q, &opts).to_json(),

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::{Admitted, Prepared, Service, Who, store_refusal};
 use crate::gate;
-use crate::prepared::{PREPARED_TTL_MS, PreparedToken};
+use crate::prepared::PreparedToken;
 use crate::refusals::master_off;
 use cal_grammar::{Code, Diagnostic};
 use cal_interp::{ExecOptions, Response};
@@ -24,48 +24,18 @@ impl Service {
     pub(super) fn prepare_read(&self, admitted: Admitted, q: &Query) -> Result<Prepared, Response> {
         let Admitted { verified, interp, opts, .. } = admitted;
         let t = verified.token();
-        let id = PreparedToken::new_id().map_err(|e| {
+        let unsigned = PreparedToken::of_statement(t, q, opts.now_ms).map_err(|e| {
             interp.refuse(
                 q,
                 &opts,
                 Diagnostic::new(Code::E030, q.span, format!("No prepared token could be made: {e}.")),
             )
         })?;
-        let prepared = PreparedToken {
-            prepared_id: id,
-            token_id: t.token_id.clone(),
-            namespace: t.namespace.clone(),
-            user_id: t.user_id.clone(),
-            write_quota: t.write_quota_remaining,
-            query: cal_parser::print::query_to_text(q),
-            query_hash: cal_interp::query_hash(q),
-            operation: READ.to_string(),
-            grain_type: String::new(),
-            blob: String::new(),
-            new_hash: String::new(),
-            target_hash: None,
-            restored_hash: None,
-            reason: String::new(),
-            params: Some(opts.params.clone()),
-            issued_at: opts.now_ms,
-            expires_at: opts.now_ms.saturating_add(PREPARED_TTL_MS).min(t.expires_at),
-            signature: String::new(),
-        }
-        .sign(&self.key);
+        let prepared = PreparedToken { operation: READ.to_string(), params: Some(opts.params.clone()), ..unsigned }
+            .sign(&self.key);
         let plan = interp.plan(q, &opts);
-        let entry = json!({
-            "token_id": t.token_id,
-            "query_hash": prepared.query_hash,
-            "namespace": t.namespace,
-            "actor_id": cal_interp::audit::pseudonym(&self.config.audit_key, &t.user_id),
-            "agent_id": opts.agent_id,
-            "phase": "prepare",
-            "prepared_id": prepared.prepared_id,
-            "operation": READ,
-            "tier": 0,
-            "statement_type": plan.statement_type,
-            "error": null,
-        });
+        let actor = cal_interp::audit::pseudonym(&self.config.audit_key, &t.user_id);
+        let entry = prepared.prepare_audit(actor, opts.agent_id.as_deref(), 0, plan.statement_type);
         self.store.append_audit(&entry).map_err(|e| interp.refuse(q, &opts, store_refusal(&e, q.span)))?;
         Ok(Prepared { plan: plan.to_json(), tier: 0, side_effects: json!([]), token: prepared })
     }
