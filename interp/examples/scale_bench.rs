@@ -62,7 +62,7 @@ fn user(r: u64) -> u64 {
     (r >> 24) % 1000
 }
 
-const SHAPES: [Shape; 5] = [
+const SHAPES: [Shape; 7] = [
     Shape {
         name: "RECALL subject = … | LIMIT 20",
         text: |r, n| format!("RECALL beliefs WHERE subject = \"entity-{}\" | LIMIT 20", subject(r, n)),
@@ -74,6 +74,14 @@ const SHAPES: [Shape; 5] = [
         },
     },
     Shape { name: "RECALL beliefs RECENT 10", text: |_, _| "RECALL beliefs RECENT 10".to_string() },
+    Shape {
+        name: "RECALL beliefs IN one namespace RECENT 10",
+        text: |r, _| format!("RECALL beliefs IN \"bench-{}\" RECENT 10", (r >> 20) % 16),
+    },
+    Shape {
+        name: "ORDER BY confidence DESC | LIMIT 20",
+        text: |_, _| "RECALL beliefs | ORDER BY confidence DESC | LIMIT 20".to_string(),
+    },
     Shape {
         name: "RECALL confidence >= 0.99 | LIMIT 20",
         text: |_, _| "RECALL beliefs WHERE confidence >= 0.99 | LIMIT 20".to_string(),

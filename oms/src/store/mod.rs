@@ -24,6 +24,7 @@ mod plan;
 mod policy_walk;
 pub(crate) mod read;
 pub(crate) mod record;
+mod walk;
 mod write;
 
 pub mod policy;
