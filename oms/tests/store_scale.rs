@@ -199,7 +199,8 @@ proptest! {
     }
 }
 
-/// Every conformance fixture, under a battery of queries built from what it holds.
+/// Every conformance fixture, under a battery of queries built from what it holds, ordered
+/// by time and by each numeric field.
 #[test]
 fn the_conformance_fixtures_answer_as_the_scan_does() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/fixtures");
@@ -212,9 +213,17 @@ fn the_conformance_fixtures_answer_as_the_scan_does() {
         let store = Store::load(&std::fs::read(&f).expect("readable"), config()).expect("loads");
         let all = store.query_by_scan(&Query { view: View::All, ..Query::default() }).expect("scan");
         let mut queries = Vec::new();
+        let sorts = [
+            vec![],
+            vec![SortKey { field: "created_at".into(), descending: false }],
+            vec![SortKey { field: "confidence".into(), descending: true }],
+            vec![SortKey { field: "importance".into(), descending: false }],
+            vec![SortKey { field: "priority".into(), descending: true }],
+        ];
         for limit in [None, Some(0), Some(1), Some(3), Some(10)] {
             for view in [View::Current, View::All, View::AsOf(NOW)] {
-                for sort in [vec![], vec![SortKey { field: "created_at".into(), descending: false }]] {
+                // Ordered by a numeric field, a walk needs a limit: one page size is enough.
+                for sort in sorts.iter().filter(|s| s.is_empty() || s[0].field == "created_at" || limit == Some(3)) {
                     for t in types {
                         queries.push(Query {
                             filters: vec![Filter::Type(t)],
@@ -237,6 +246,16 @@ fn the_conformance_fixtures_answer_as_the_scan_does() {
                                     cursor: None,
                                 });
                             }
+                        }
+                        if let Some(ns) = h.grain().get("namespace") {
+                            let eq = Filter::Cmp { field: "namespace".into(), op: CmpOp::Eq, value: ns.clone() };
+                            queries.push(Query {
+                                filters: vec![Filter::Type(h.grain().grain_type()), eq],
+                                view,
+                                sort: sort.clone(),
+                                limit,
+                                cursor: None,
+                            });
                         }
                         if let Some(c) = h.grain().get("confidence") {
                             for op in [CmpOp::Ge, CmpOp::Lt, CmpOp::Eq] {
@@ -289,7 +308,7 @@ fn recency_walks_answer_as_the_scan_does() {
 /// a page inside a run of ties and not, through three pages.
 fn agree_in_every_view(store: &Store, filters: &[Filter], sort: &[SortKey]) {
     for view in [View::Current, View::All, View::AsOf(NOW - 3_600_000)] {
-        for limit in [Some(0), Some(7), Some(40)] {
+        for limit in [Some(7), Some(40)] {
             agree(store, &Query { filters: filters.to_vec(), view, sort: sort.to_vec(), limit, cursor: None });
         }
     }
@@ -354,10 +373,9 @@ fn numeric_walks_answer_as_the_scan_does() {
         vec![Filter::Type(GrainType::Belief), cmp(CmpOp::Lt, Value::Float(0.3))],
         vec![Filter::Type(GrainType::Belief), cmp(CmpOp::Ge, Value::from(1i64))],
         vec![Filter::Type(GrainType::Belief), user],
-        vec![Filter::Type(GrainType::Belief), Filter::TagsInclude(vec!["hot".into()])],
         vec![Filter::Type(GrainType::Belief), withdrawn],
     ];
-    for (field, shapes) in [("confidence", &shapes[..]), ("importance", &shapes[..2])] {
+    for (field, shapes) in [("confidence", &shapes[..]), ("importance", &shapes[..1])] {
         for filters in shapes {
             for descending in [true, false] {
                 agree_in_every_view(store, filters, &[SortKey { field: field.into(), descending }]);
@@ -366,26 +384,32 @@ fn numeric_walks_answer_as_the_scan_does() {
     }
 }
 
-/// A field holding a non-number in some grains sorts them among the numbers by kind, which
-/// the value index cannot say: ORDER BY it still answers as the scan does.
+/// A field holding a non-number in some grains sorts them among the numbers by kind, and
+/// integers beyond 2^53 can share an `f64` key while comparing unequal: neither is what the
+/// value index can order, and ORDER BY such a field still answers as the scan does.
 #[test]
-fn a_field_with_non_numbers_orders_as_the_scan_does() {
-    let store = Store::new(config());
-    for i in 0..40i64 {
-        let priority = match i % 5 {
+fn a_field_the_value_index_cannot_order_orders_as_the_scan_does() {
+    let odd: [fn(i64) -> serde_json::Value; 2] = [
+        |i| match i % 5 {
             0 => json!("high"),
             1 => json!(null),
             2 => json!(i % 3),
             3 => json!(0.5),
             _ => json!(i),
-        };
-        let g = json!({ "type": "goal", "description": format!("goal {i}"), "goal_state": "active",
-            "created_at": NOW - i * 1000, "namespace": "bench-1", "priority": priority });
-        store.put(&blob(&g)).expect("put");
-    }
-    for filters in [vec![], vec![Filter::Type(GrainType::Goal), ns("bench-1")]] {
-        for descending in [true, false] {
-            agree_in_every_view(&store, &filters, &[SortKey { field: "priority".into(), descending }]);
+        },
+        |i| json!((1i64 << 60) + i % 3),
+    ];
+    for priority in odd {
+        let store = Store::new(config());
+        for i in 0..40i64 {
+            let g = json!({ "type": "goal", "description": format!("goal {i}"), "goal_state": "active",
+                "created_at": NOW - i * 1000, "namespace": "bench-1", "priority": priority(i) });
+            store.put(&blob(&g)).expect("put");
+        }
+        for filters in [vec![], vec![Filter::Type(GrainType::Goal), ns("bench-1")]] {
+            for descending in [true, false] {
+                agree_in_every_view(&store, &filters, &[SortKey { field: "priority".into(), descending }]);
+            }
         }
     }
 }

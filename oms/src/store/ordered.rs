@@ -65,8 +65,10 @@ pub(crate) struct Ordered {
     /// Per numeric field: (value key, id) of the grains where it is a number.
     numeric: [BTreeSet<(u64, Id)>; 3],
     /// Per numeric field: the grains where it holds something other than a number (or
-    /// null). Such a value sorts among the numbers by its kind, which the value index
-    /// cannot say, so ORDER BY that field walks the index only while there are none.
+    /// null), or an integer beyond 2^53. The first sorts among the numbers by its kind,
+    /// which the value index cannot say; the second may share its key with a different
+    /// integer. ORDER BY that field walks the index only while there are none, so that
+    /// equal keys are equal values.
     pub(crate) odd: [usize; 3],
 }
 
@@ -75,11 +77,17 @@ fn type_ns_key(ty: u8, ns: u32) -> u64 {
     (u64::from(ty) << 32) | u64::from(ns)
 }
 
-/// The numeric fields of a grain that hold something other than a number or null, as a
-/// bit per position in `NUMERIC` (see `Ordered::odd`).
+/// The largest integer magnitude whose neighbours all have their own `f64`: beyond it two
+/// integers can share a key while comparing unequal.
+const EXACT_INT: u128 = 1 << 53;
+
+/// The numeric fields of a grain whose value the key does not order exactly — something
+/// other than a number or null, or an integer too large for an `f64` — as a bit per
+/// position in `NUMERIC` (see `Ordered::odd`).
 pub(crate) fn odd_numeric(g: &crate::grain::Grain) -> u8 {
     NUMERIC.iter().enumerate().fold(0, |bits, (i, f)| match g.get(f) {
-        None | Some(Value::Null | Value::Int(_) | Value::Float(_)) => bits,
+        None | Some(Value::Null | Value::Float(_)) => bits,
+        Some(Value::Int(n)) if n.unsigned_abs() <= EXACT_INT => bits,
         Some(_) => bits | 1 << i,
     })
 }

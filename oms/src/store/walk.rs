@@ -13,8 +13,10 @@
 //! - Value: the field's value index, bounded by a comparison on that field. Used only while
 //!   no grain holds a non-number there (it would sort among the numbers by kind).
 //!
-//! The walk returns whole runs of equal keys, and the caller sorts what it returns with the
-//! query's own comparator (ties by address), so the page is the one the full sort gives.
+//! The walk reads whole runs of equal keys; of the run the page ends in it keeps the grains
+//! with the first addresses (the query's order breaks ties by address, and equal keys are
+//! equal values), and the caller sorts what it returns with the query's own comparator, so
+//! the page is the one the full sort gives.
 //! The total is counted apart, from index sizes when the index answers every filter, else
 //! from the candidate lists (`plan.rs`), never by sorting. A walk expected to read more
 //! entries than the shortest candidate list of its filters is not started, and one that
@@ -37,8 +39,8 @@ use crate::value::Value;
 
 /// A page found by a walk, with the query's exact total.
 pub(crate) struct Walked<'a> {
-    /// At least the first `offset + limit` matches in the query's order, with the ties of
-    /// the last; every one passes the view and the filters.
+    /// The first `offset + limit` matches in the query's order (fewer if there are fewer),
+    /// unsorted; every one passes the view and the filters.
     pub(crate) records: Vec<&'a Record>,
     /// Matches before paging.
     pub(crate) total: usize,
@@ -253,6 +255,8 @@ fn walk<'a, K: Ord + Copy>(
     let mut ticker = Ticker::default();
     let mut records: Vec<&Record> = Vec::new();
     let mut last: Option<K> = None;
+    // Where the run of the last key starts in `records`.
+    let mut run_start = 0;
     let mut read = 0usize;
     let exhausted = loop {
         ticker.tick()?;
@@ -276,16 +280,29 @@ fn walk<'a, K: Ord + Copy>(
         let Some(&(_, id)) = iters[j].next() else { break true };
         let Some(r) = inner.record(id) else { continue };
         if q.view.admits(r) && passes(q, &s.exact, r) {
+            if last != Some(key) {
+                run_start = records.len();
+            }
             records.push(r);
             last = Some(key);
         }
     };
+    let total_found = records.len();
+    // The page ends inside the last run: equal keys are equal values (`Ordered::odd`), which
+    // the query's order breaks by address, so only the run's first addresses are wanted.
+    let wanted = need.saturating_sub(run_start);
+    if records.len() - run_start > wanted {
+        let run = &mut records[run_start..];
+        if wanted > 0 {
+            run.select_nth_unstable_by_key(wanted - 1, |r| r.address);
+        }
+        records.truncate(run_start + wanted);
+    }
     if exhausted && s.complete {
-        let total = records.len();
-        return Ok(Some(Walked { records, total }));
+        return Ok(Some(Walked { records, total: total_found }));
     }
     let total = count(inner, q, s, range)?;
-    if exhausted && total != records.len() {
+    if exhausted && total != total_found {
         return Ok(None);
     }
     Ok(Some(Walked { records, total }))
@@ -415,15 +432,18 @@ mod tests {
         }
     }
 
-    /// Ties at the page's end come whole: the last confidence of the page is 0.4, held by
-    /// two grains, so a page of one returns both for the caller's sort to order by address.
+    /// The page ends inside a run of ties: the top confidence, 0.4, is held by two grains,
+    /// and a page of one keeps the one with the first address, as the full sort does.
     #[test]
-    fn the_run_of_the_last_key_comes_whole() {
+    fn a_run_of_ties_is_cut_at_the_first_addresses() {
         let s = store();
-        let inner = s.read();
         let q = query(vec![Filter::Type(GrainType::Belief)], Some(("confidence", true)), 1);
+        let scanned = s.query_by_scan(&Query { limit: Some(2), ..q.clone() }).expect("scan");
+        let inner = s.read();
         let walked = ordered_page(&inner, &q, 0).expect("no deadline").expect("walked");
-        assert_eq!(walked.records.len(), 2);
+        assert_eq!(walked.records.iter().map(|r| r.address).collect::<Vec<_>>(), [scanned.results[0].address]);
+        assert!(scanned.results[0].address < scanned.results[1].address);
+        assert_eq!(scanned.results[1].grain().get("confidence"), Some(&Value::Float(0.4)));
     }
 
     /// Without a limit, under a sort of several keys, or when a short posting list holds
