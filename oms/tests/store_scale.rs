@@ -138,7 +138,6 @@ fn query(subjects: u64) -> impl Strategy<Value = Query> {
         .prop_map(|(filters, view, sort, limit)| Query { filters, view, sort, limit, cursor: None })
 }
 
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
 
@@ -333,7 +332,10 @@ fn namespaced_time_walks_answer_as_the_scan_does() {
     let places = [
         ns("bench-3"),
         ns("nowhere"),
-        Filter::In { field: "namespace".into(), values: vec![Value::Str("bench-1".into()), Value::Str("bench-9".into())] },
+        Filter::In {
+            field: "namespace".into(),
+            values: vec![Value::Str("bench-1".into()), Value::Str("bench-9".into())],
+        },
     ];
     for t in [GrainType::Belief, GrainType::Event] {
         for place in &places {
@@ -347,7 +349,8 @@ fn namespaced_time_walks_answer_as_the_scan_does() {
                     _ => &[false],
                 };
                 for asc in ascending {
-                    let sort = if *asc { vec![SortKey { field: "created_at".into(), descending: false }] } else { vec![] };
+                    let sort =
+                        if *asc { vec![SortKey { field: "created_at".into(), descending: false }] } else { vec![] };
                     agree_in_every_view(store, &filters, &sort);
                 }
             }

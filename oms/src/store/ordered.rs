@@ -29,10 +29,13 @@ pub(crate) fn ord_key(f: f64) -> u64 {
     if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
+/// A range of (key, id) pairs of an ordered set.
+pub(crate) type IdRange<K> = (Bound<(K, Id)>, Bound<(K, Id)>);
+
 /// The (key, id) bounds of an ordered set that hold exactly the ids whose key lies
 /// between `lo` and `hi`, or `None` when no key can (`BTreeSet::range` panics on some
 /// empty ranges, such as a reversed BETWEEN).
-pub(crate) fn id_bounds<K: Ord + Copy>(lo: Bound<K>, hi: Bound<K>) -> Option<(Bound<(K, Id)>, Bound<(K, Id)>)> {
+pub(crate) fn id_bounds<K: Ord + Copy>(lo: Bound<K>, hi: Bound<K>) -> Option<IdRange<K>> {
     let lo = match lo {
         Bound::Included(k) => Bound::Included((k, 0)),
         Bound::Excluded(k) => Bound::Excluded((k, Id::MAX)),

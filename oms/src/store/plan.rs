@@ -160,7 +160,9 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
                 // namespace has no grain, and then its empty set is the answer.
                 Some(t) if idx.ordered.undated == 0 => match eq_str(filters, "namespace").map(|ns| idx.symbol(ns)) {
                     Some(None) => Some(Vec::new()),
-                    ns => idx.ordered.type_time_range(t, ns.flatten(), *from, *to, ranged.as_ref().map_or(cap, Vec::len)),
+                    ns => {
+                        idx.ordered.type_time_range(t, ns.flatten(), *from, *to, ranged.as_ref().map_or(cap, Vec::len))
+                    }
                 },
                 _ => created_range(inner, *from, *to, ranged.as_ref().map_or(cap, Vec::len)),
             },

@@ -29,7 +29,7 @@ use std::ops::Bound;
 
 use super::Inner;
 use super::indexes::{EQUALITY_INDEXED, Id, Key};
-use super::ordered::{NUMERIC, id_bounds};
+use super::ordered::{IdRange, NUMERIC, id_bounds};
 use super::plan::{self, Candidates, numeric_bounds};
 use super::query::{CmpOp, Filter, Query, SortKey, View};
 use super::record::Record;
@@ -50,7 +50,10 @@ pub(crate) struct Walked<'a> {
 const MAX_NAMESPACES: usize = 16;
 
 /// A key range of an ordered set.
-type Range<K> = (Bound<(K, Id)>, Bound<(K, Id)>);
+type Range<K> = IdRange<K>;
+
+/// One ordered set read in the query's order, its next entry in view.
+type Cursor<'s, K> = std::iter::Peekable<Box<dyn Iterator<Item = &'s (K, Id)> + 's>>;
 
 /// What a walk reads: the same key range of one or more ordered sets.
 struct Source<'a, K> {
@@ -135,7 +138,10 @@ fn by_time<'a>(inner: &'a Inner, q: &Query) -> Option<Source<'a, i64>> {
         None => sets.push(&inner.idx.created),
         Some(t) => match namespaces(q, &mut exact) {
             Some(names) => sets.extend(
-                names.into_iter().filter_map(|ns| inner.idx.symbol(ns)).filter_map(|s| o.of_type_ns_by_time(t.byte(), s)),
+                names
+                    .into_iter()
+                    .filter_map(|ns| inner.idx.symbol(ns))
+                    .filter_map(|s| o.of_type_ns_by_time(t.byte(), s)),
             ),
             None => sets.extend(o.of_type_by_time(t.byte())),
         },
@@ -243,7 +249,7 @@ fn walk<'a, K: Ord + Copy>(
         return Ok(None);
     }
     let budget = shortest.saturating_mul(2).saturating_add(64);
-    let mut iters: Vec<std::iter::Peekable<Box<dyn Iterator<Item = &(K, Id)> + '_>>> = s
+    let mut iters: Vec<Cursor<'_, K>> = s
         .sets
         .iter()
         .map(|set| {
