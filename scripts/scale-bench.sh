@@ -3,7 +3,7 @@
 # 1M-grain stores (`oms --example gen_store`: mixed beliefs, events and observations, a pure
 # function of the grain index, so every run sees the same bytes), packs them as `.mg`, and
 # runs `cal-interp --example scale_bench` on each: load time, RSS per grain beyond the
-# file, and median/p90 of five query shapes through the whole `cal run` path.
+# file, and median/p90 of seven query shapes through the whole `cal run` path.
 #
 # Usage: scripts/scale-bench.sh [DIR]          (DIR keeps the generated stores; default a
 #                                              temporary directory, removed at the end)

@@ -45,24 +45,26 @@ const RELATIONS: [&str; 8] =
 
 /// Grain `i` of the benchmark store, as OMS JSON: beliefs (70%), events (20%) and
 /// observations (10%) about 50,000 subjects (`entity-{i / 20}`), objects of 3–8 skewed
-/// words, 8 relations, 1,000 users, creation times over the year before `now_ms`.
+/// words, 8 relations, 1,000 users, 16 namespaces (`bench-0` … `bench-15`), creation
+/// times over the year before `now_ms`.
 pub fn mixed_grain(i: usize, now_ms: i64) -> serde_json::Value {
     let r = lcg(i as u64 ^ 0x9e37_79b9_7f4a_7c15);
+    let namespace = format!("bench-{}", (r >> 36) % 16);
     let subject = format!("entity-{}", i / 20);
     let created = now_ms - 365 * 86_400_000 + (r % (365 * 86_400_000)) as i64;
     let kind = r % 10;
     if kind < 7 {
         serde_json::json!({ "type": "belief", "subject": subject, "relation": RELATIONS[(r >> 8) as usize % 8],
             "object": text(r), "confidence": ((r >> 20) % 100) as f64 / 100.0, "created_at": created,
-            "namespace": "bench", "user_id": format!("user-{}", i % 1000),
+            "namespace": namespace, "user_id": format!("user-{}", i % 1000),
             "structural_tags": ["bench", if r.is_multiple_of(3) { "hot" } else { "cold" }] })
     } else if kind < 9 {
         serde_json::json!({ "type": "event", "subject": subject, "content": text(r),
             "role": if r.is_multiple_of(2) { "user" } else { "assistant" }, "session_id": format!("sess-{}", i / 40),
-            "created_at": created, "namespace": "bench", "user_id": format!("user-{}", i % 1000) })
+            "created_at": created, "namespace": namespace, "user_id": format!("user-{}", i % 1000) })
     } else {
         serde_json::json!({ "type": "observation", "subject": subject, "observer_id": format!("obs-{}", i % 50),
-            "observer_type": "agent:monitor", "object": text(r), "created_at": created, "namespace": "bench" })
+            "observer_type": "agent:monitor", "object": text(r), "created_at": created, "namespace": namespace })
     }
 }
 

@@ -163,12 +163,55 @@ pub fn order(a: Option<&Value>, b: Option<&Value>, desc: bool, locale: bool) -> 
     }
 }
 
-fn sort_rows(rows: Vec<Row>, field: &str, desc: bool, locale: bool) -> Vec<Row> {
+/// Orders rows by a field (ties by address, so the order is total), keeping the first
+/// `keep` when given: those are selected in linear time and only they are sorted.
+fn sort_rows(rows: Vec<Row>, field: &str, desc: bool, locale: bool, keep: Option<usize>) -> Vec<Row> {
     let mut keyed: Vec<(Option<Value>, Row)> = rows.into_iter().map(|r| (fields::value(&r.hit, field), r)).collect();
-    keyed.sort_by(|(va, ra), (vb, rb)| {
+    let cmp = |(va, ra): &(Option<Value>, Row), (vb, rb): &(Option<Value>, Row)| {
         order(va.as_ref(), vb.as_ref(), desc, locale).then_with(|| ra.hit.address.cmp(&rb.hit.address))
-    });
+    };
+    if let Some(k) = keep
+        && k < keyed.len()
+    {
+        if k == 0 {
+            keyed.clear();
+        } else {
+            keyed.select_nth_unstable_by(k - 1, cmp);
+            keyed.truncate(k);
+        }
+    }
+    keyed.sort_by(cmp);
     keyed.into_iter().map(|(_, r)| r).collect()
+}
+
+/// How many rows an ORDER BY at stage `at` must put in order: when only SELECT, PROJECT
+/// and OFFSET stand between it and a LIMIT (or FIRST), the rows up to the end of that
+/// window and one more (the LIMIT tells from it whether more rows follow); else all.
+fn ordered_prefix(
+    cx: &Ctx<'_>,
+    stages: &[PlanStage],
+    consumed: &[bool],
+    at: usize,
+    skip: usize,
+) -> Result<Option<usize>, Diagnostic> {
+    let mut start = skip;
+    for (j, s) in stages.iter().enumerate().skip(at + 1) {
+        if consumed.get(j).copied().unwrap_or(false) {
+            continue;
+        }
+        let n = match &s.kind {
+            StageKind::Select(_) | StageKind::Project(_) => continue,
+            StageKind::Offset(v) => {
+                start = start.saturating_add(int_arg(cx, v, false)?);
+                continue;
+            }
+            StageKind::Limit(v) => int_arg(cx, v, true)?,
+            StageKind::First => 1,
+            _ => return Ok(None),
+        };
+        return Ok(Some(start.saturating_add(n).saturating_add(1)));
+    }
+    Ok(None)
 }
 
 fn sort_text(items: &mut [String], desc: bool, locale: bool) {
@@ -266,7 +309,10 @@ pub fn run(
             (StageKind::OrderBy { field, direction }, f) => {
                 let desc = *direction == Some(SortDirection::Desc);
                 match f {
-                    Flow::Rows(rows) => Flow::Rows(sort_rows(rows, &field.name, desc, locale)),
+                    Flow::Rows(rows) => {
+                        let keep = ordered_prefix(cx, stages, consumed, i, skip)?;
+                        Flow::Rows(sort_rows(rows, &field.name, desc, locale, keep))
+                    }
                     Flow::Values(e, mut vs) => {
                         sort_text(&mut vs, desc, locale);
                         Flow::Values(e, vs)

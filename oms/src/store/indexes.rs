@@ -226,6 +226,8 @@ pub(crate) struct IndexKeys {
     pub(crate) ty: u8,
     /// (numeric field position in `ordered::NUMERIC`, value key).
     pub(crate) numeric: Vec<(usize, u64)>,
+    /// The numeric fields holding something else, a bit per position (`ordered::odd_numeric`).
+    pub(crate) odd_numeric: u8,
     /// Search terms and their frequencies (`search::terms_of`).
     pub(crate) terms: Vec<(String, u32)>,
     /// The namespace (for the search statistics per namespace).
@@ -238,6 +240,7 @@ impl IndexKeys {
             fields: grain_fields(g).into_iter().map(|(k, s)| (k, s.into())).collect(),
             ty: g.grain_type().byte(),
             numeric: super::ordered::numeric_values(g).collect(),
+            odd_numeric: super::ordered::odd_numeric(g),
             terms: super::search::terms_of(g),
             namespace: g.namespace().map(Into::into),
         }
@@ -273,7 +276,7 @@ impl Indexes {
         }
         add(&mut self.grain_type, keys.ty, id);
         self.created.insert((r.created_at(), id));
-        self.ordered.insert(id, r, keys);
+        self.ordered.insert(id, r, keys, find(&syms, Key::Namespace));
     }
 
     pub(crate) fn remove(&mut self, id: Id, r: &Record) {
@@ -289,7 +292,12 @@ impl Indexes {
         }
         remove(&mut self.grain_type, &r.ty.byte(), id);
         self.created.remove(&(r.created_at(), id));
-        self.ordered.remove(id, r);
+        self.ordered.remove(id, r, find(&syms, Key::Namespace));
+    }
+
+    /// The symbol of an indexed string, if any grain holds it.
+    pub(crate) fn symbol(&self, s: &str) -> Option<u32> {
+        self.symbols.get(s)
     }
 
     /// Ids whose `key` field equals `value` (empty if none).

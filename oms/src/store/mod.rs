@@ -25,6 +25,7 @@ mod policy_walk;
 pub(crate) mod read;
 pub(crate) mod record;
 pub mod sealed;
+mod walk;
 mod write;
 
 pub mod policy;

@@ -1,8 +1,9 @@
-//! Ordered indexes (issue 20): the ids of each grain type in `created_at` order, and the
-//! ids of every grain by the value of each numeric field that WHERE and ORDER BY use
-//! (`confidence`, `importance`, `priority`). They let RECENT n, SINCE / BETWEEN and
-//! numeric ranges read only the part of the store their answer lies in, instead of
-//! filtering every grain of a type and sorting the survivors.
+//! Ordered indexes (issue 20): the ids of each grain type, and of each (grain type,
+//! namespace), in `created_at` order, and the ids of every grain by the value of each
+//! numeric field that WHERE and ORDER BY use (`confidence`, `importance`, `priority`).
+//! They let RECENT n, ORDER BY, SINCE / BETWEEN and numeric ranges read only the part of
+//! the store their answer lies in (`walk.rs`, `plan.rs`), instead of filtering every grain
+//! of a type and sorting the survivors.
 //!
 //! The keys are exact for what they are asked: a time key is the record's cached
 //! `created_at` (the value `Filter::CreatedBetween` and recency order read), and a
@@ -28,16 +29,70 @@ pub(crate) fn ord_key(f: f64) -> u64 {
     if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
+/// A range of (key, id) pairs of an ordered set.
+pub(crate) type IdRange<K> = (Bound<(K, Id)>, Bound<(K, Id)>);
+
+/// The (key, id) bounds of an ordered set that hold exactly the ids whose key lies
+/// between `lo` and `hi`, or `None` when no key can (`BTreeSet::range` panics on some
+/// empty ranges, such as a reversed BETWEEN).
+pub(crate) fn id_bounds<K: Ord + Copy>(lo: Bound<K>, hi: Bound<K>) -> Option<IdRange<K>> {
+    let lo = match lo {
+        Bound::Included(k) => Bound::Included((k, 0)),
+        Bound::Excluded(k) => Bound::Excluded((k, Id::MAX)),
+        Bound::Unbounded => Bound::Unbounded,
+    };
+    let hi = match hi {
+        Bound::Included(k) => Bound::Included((k, Id::MAX)),
+        Bound::Excluded(k) => Bound::Excluded((k, 0)),
+        Bound::Unbounded => Bound::Unbounded,
+    };
+    let empty = match (&lo, &hi) {
+        (Bound::Included(a), Bound::Included(b)) => a > b,
+        (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => a >= b,
+        _ => false,
+    };
+    (!empty).then_some((lo, hi))
+}
+
 /// Time- and value-ordered ids.
 #[derive(Default)]
 pub(crate) struct Ordered {
     /// Per grain type byte: (`created_at`, id) of the grains that have one.
     by_type_time: IntMap<u8, BTreeSet<(i64, Id)>>,
+    /// Per (grain type byte, namespace symbol), as `type_ns_key` packs them: the same
+    /// pairs, so that RECENT inside one namespace of many reads only that namespace.
+    by_type_ns_time: IntMap<u64, BTreeSet<(i64, Id)>>,
     /// Records without `created_at`: while there are any, recency walks are not used
     /// (recency order puts them last, whichever the direction).
     pub(crate) undated: usize,
     /// Per numeric field: (value key, id) of the grains where it is a number.
     numeric: [BTreeSet<(u64, Id)>; 3],
+    /// Per numeric field: the grains where it holds something other than a number (or
+    /// null), or an integer beyond 2^53. The first sorts among the numbers by its kind,
+    /// which the value index cannot say; the second may share its key with a different
+    /// integer. ORDER BY that field walks the index only while there are none, so that
+    /// equal keys are equal values.
+    pub(crate) odd: [usize; 3],
+}
+
+/// The map key of a (grain type byte, namespace symbol) pair.
+fn type_ns_key(ty: u8, ns: u32) -> u64 {
+    (u64::from(ty) << 32) | u64::from(ns)
+}
+
+/// The largest integer magnitude whose neighbours all have their own `f64`: beyond it two
+/// integers can share a key while comparing unequal.
+const EXACT_INT: u128 = 1 << 53;
+
+/// The numeric fields of a grain whose value the key does not order exactly — something
+/// other than a number or null, or an integer too large for an `f64` — as a bit per
+/// position in `NUMERIC` (see `Ordered::odd`).
+pub(crate) fn odd_numeric(g: &crate::grain::Grain) -> u8 {
+    NUMERIC.iter().enumerate().fold(0, |bits, (i, f)| match g.get(f) {
+        None | Some(Value::Null | Value::Float(_)) => bits,
+        Some(Value::Int(n)) if n.unsigned_abs() <= EXACT_INT => bits,
+        Some(_) => bits | 1 << i,
+    })
 }
 
 /// The numeric fields of a grain that have an ordered index, as (position, value key).
@@ -49,30 +104,61 @@ pub(crate) fn numeric_values(g: &crate::grain::Grain) -> impl Iterator<Item = (u
 }
 
 impl Ordered {
-    pub(crate) fn insert(&mut self, id: Id, r: &Record, keys: &super::indexes::IndexKeys) {
+    /// Indexes a record; `ns` is the symbol of its namespace, if it has one.
+    pub(crate) fn insert(&mut self, id: Id, r: &Record, keys: &super::indexes::IndexKeys, ns: Option<u32>) {
         match r.created {
             Some(c) => {
                 self.by_type_time.entry(keys.ty).or_default().insert((c, id));
+                if let Some(ns) = ns {
+                    self.by_type_ns_time.entry(type_ns_key(keys.ty, ns)).or_default().insert((c, id));
+                }
             }
             None => self.undated += 1,
         }
         for &(i, k) in &keys.numeric {
             self.numeric[i].insert((k, id));
         }
+        for (i, n) in self.odd.iter_mut().enumerate() {
+            *n += usize::from(keys.odd_numeric >> i & 1);
+        }
     }
 
-    pub(crate) fn remove(&mut self, id: Id, r: &Record) {
+    /// Takes a record out; `ns` is the symbol of its namespace, if it has one.
+    pub(crate) fn remove(&mut self, id: Id, r: &Record, ns: Option<u32>) {
         match r.created {
             Some(c) => {
                 if let Some(set) = self.by_type_time.get_mut(&r.ty.byte()) {
                     set.remove(&(c, id));
                 }
+                if let Some(k) = ns.map(|ns| type_ns_key(r.ty.byte(), ns))
+                    && let Some(set) = self.by_type_ns_time.get_mut(&k)
+                {
+                    set.remove(&(c, id));
+                    if set.is_empty() {
+                        self.by_type_ns_time.remove(&k);
+                    }
+                }
             }
             None => self.undated = self.undated.saturating_sub(1),
         }
-        for (i, k) in numeric_values(r.body.grain()) {
+        let g = r.body.grain();
+        for (i, k) in numeric_values(g) {
             self.numeric[i].remove(&(k, id));
         }
+        let odd = odd_numeric(g);
+        for (i, n) in self.odd.iter_mut().enumerate() {
+            *n = n.saturating_sub(usize::from(odd >> i & 1));
+        }
+    }
+
+    /// The (`created_at`, id) of one grain type in one namespace (by symbol), in time order.
+    pub(crate) fn of_type_ns_by_time(&self, byte: u8, ns: u32) -> Option<&BTreeSet<(i64, Id)>> {
+        self.by_type_ns_time.get(&type_ns_key(byte, ns))
+    }
+
+    /// The (value key, id) of the numeric field at `NUMERIC[i]`, in value order.
+    pub(crate) fn by_value(&self, i: usize) -> &BTreeSet<(u64, Id)> {
+        &self.numeric[i]
     }
 
     /// The (`created_at`, id) of one grain type, in time order.
@@ -85,18 +171,9 @@ impl Ordered {
     /// the caller has a cheaper list then.
     pub(crate) fn numeric_range(&self, field: &str, lo: Bound<u64>, hi: Bound<u64>, cap: usize) -> Option<Vec<Id>> {
         let i = NUMERIC.iter().position(|f| *f == field)?;
-        let lo = match lo {
-            Bound::Included(k) => Bound::Included((k, 0)),
-            Bound::Excluded(k) => Bound::Excluded((k, Id::MAX)),
-            Bound::Unbounded => Bound::Unbounded,
-        };
-        let hi = match hi {
-            Bound::Included(k) => Bound::Included((k, Id::MAX)),
-            Bound::Excluded(k) => Bound::Excluded((k, 0)),
-            Bound::Unbounded => Bound::Unbounded,
-        };
+        let Some(range) = id_bounds(lo, hi) else { return Some(Vec::new()) };
         let mut out = Vec::new();
-        for (_, id) in self.numeric[i].range((lo, hi)) {
+        for (_, id) in self.numeric[i].range(range) {
             if out.len() == cap {
                 return None;
             }
@@ -105,21 +182,25 @@ impl Ordered {
         Some(out)
     }
 
-    /// The ids of one grain type created in `[from, to)`, or `None` once more than `cap`.
-    pub(crate) fn type_time_range(&self, byte: u8, from: Option<i64>, to: Option<i64>, cap: usize) -> Option<Vec<Id>> {
-        let Some(set) = self.by_type_time.get(&byte) else { return Some(Vec::new()) };
-        if let (Some(f), Some(t)) = (from, to)
-            && f >= t
-        {
-            return Some(Vec::new());
-        }
-        let lo = Bound::Included((from.unwrap_or(i64::MIN), 0));
-        let hi = match to {
-            Some(t) => Bound::Excluded((t, 0)),
-            None => Bound::Unbounded,
+    /// The ids of one grain type (in one namespace, by symbol, when `ns` is given) created
+    /// in `[from, to)`, or `None` once more than `cap`.
+    pub(crate) fn type_time_range(
+        &self,
+        byte: u8,
+        ns: Option<u32>,
+        from: Option<i64>,
+        to: Option<i64>,
+        cap: usize,
+    ) -> Option<Vec<Id>> {
+        let set = match ns {
+            Some(ns) => self.of_type_ns_by_time(byte, ns),
+            None => self.by_type_time.get(&byte),
         };
+        let Some(set) = set else { return Some(Vec::new()) };
+        let lo = from.map_or(Bound::Unbounded, Bound::Included);
+        let Some(range) = id_bounds(lo, to.map_or(Bound::Unbounded, Bound::Excluded)) else { return Some(Vec::new()) };
         let mut out = Vec::new();
-        for (_, id) in set.range((lo, hi)) {
+        for (_, id) in set.range(range) {
             if out.len() == cap {
                 return None;
             }

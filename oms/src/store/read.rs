@@ -9,7 +9,7 @@ use super::query::{
     CmpOp, Filter, Hit, Query, ResultEnvelope, SortKey, decode_cursor, encode_cursor, fingerprint, sort_records,
 };
 use super::record::Record;
-use super::{Store, Stored, search, stored};
+use super::{Store, Stored, search, stored, walk};
 use crate::address::ContentAddress;
 use crate::error::{OmsError, Result};
 use crate::value::Value;
@@ -59,8 +59,10 @@ impl Store {
     pub fn query(&self, q: &Query) -> Result<ResultEnvelope> {
         let inner = self.read();
         let offset = q.cursor.as_deref().map(|c| decode_cursor(c, fingerprint(q, None))).transpose()?.unwrap_or(0);
-        if let Some(found) = plan::recent(&inner, q, offset) {
-            return answer_query_counted(found.records.into_iter(), q, self.touch_time(), Some(found.total), &[]);
+        if let Some(found) = walk::ordered_page(&inner, q, offset)? {
+            // Every record of the walk passed every filter already.
+            let exact = vec![true; q.filters.len()];
+            return answer_query_counted(found.records.into_iter(), q, self.touch_time(), Some(found.total), &exact);
         }
         let touch = self.touch_time();
         match plan::candidates(&inner, &q.filters) {
