@@ -48,7 +48,7 @@ impl Store {
 
     /// `exists` (§28.4).
     pub fn exists(&self, address: &ContentAddress) -> bool {
-        self.read().by_address.contains_key(address)
+        self.read().id_of(address).is_some()
     }
 
     /// `query` (§28.4): structured filters, temporal view, sort (default
