@@ -24,6 +24,7 @@ mod ordered;
 pub(crate) mod persist;
 mod plan;
 mod policy_walk;
+mod postings;
 pub(crate) mod read;
 pub(crate) mod record;
 mod write;

@@ -21,6 +21,14 @@ use crate::mg::{IndexState, Manifest, MgFile, PackOptions, pack};
 /// cores busy, small enough that the index keys of one batch are a few megabytes.
 pub(crate) const LOAD_BATCH: usize = 16_384;
 
+/// Where the grains of a load keep their bytes: in these shared bytes (the file, or the
+/// decompressed region of a compressed file), from this position on; `None`: copied out.
+type Home<'a> = Option<(&'a Arc<Vec<u8>>, usize)>;
+
+/// A batch of a load, verified: each loading thread's part of it, in file order, with the
+/// strings that thread interned.
+type Verified = Vec<(Vec<Loaded>, LocalSymbols)>;
+
 /// How to save a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SaveOptions {
@@ -91,7 +99,7 @@ impl Store {
         let offset = file.region_offset();
         let decompressed: Arc<Vec<u8>>;
         // The region the entries lie in, and (when kept) the shared bytes it starts in.
-        let (region, home): (&[u8], Option<(&Arc<Vec<u8>>, usize)>) = match (file.into_region(), offset) {
+        let (region, home): (&[u8], Home<'_>) = match (file.into_region(), offset) {
             (Cow::Borrowed(r), Some(at)) => (r, keep.map(|k| (k, at))),
             (region, _) => {
                 decompressed = Arc::new(region.into_owned());
@@ -115,7 +123,7 @@ impl Store {
         let first_new = inner.records.len();
         let mut added = Vec::with_capacity(entries.len());
         inner.reserve(entries.len());
-        let mut insert = |inner: &mut Inner, parts: Vec<(Vec<Loaded>, LocalSymbols)>, added: &mut Vec<Id>| {
+        let mut insert = |inner: &mut Inner, parts: Verified, added: &mut Vec<Id>| {
             for (loaded, symbols) in parts {
                 let mut remap = Remap::new(&symbols);
                 for p in loaded {
@@ -140,7 +148,7 @@ impl Store {
                 // A pipeline: one thread verifies batch k + 1 (on all cores) while this one
                 // inserts batch k, so the serial inserts overlap the verifying.
                 let failed = std::thread::scope(|scope| {
-                    let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<(Vec<Loaded>, LocalSymbols)>>>(1);
+                    let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Verified>>(1);
                     let entries = &entries;
                     scope.spawn(move || {
                         for (k, part) in entries.chunks(batch.max(1)).enumerate() {
