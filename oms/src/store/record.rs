@@ -343,3 +343,27 @@ pub(crate) fn derived_from(g: &Grain) -> Vec<ContentAddress> {
         .map(|a| a.iter().filter_map(Value::as_str).filter_map(|s| ContentAddress::parse(s).ok()).collect())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-grain structures a million-grain store holds a million of (issue 20): a
+    /// byte more each is a megabyte more.
+    #[test]
+    fn records_and_bodies_stay_small() {
+        assert!(std::mem::size_of::<Option<Record>>() <= 88, "{}", std::mem::size_of::<Option<Record>>());
+        assert!(std::mem::size_of::<GrainBody>() <= 48, "{}", std::mem::size_of::<GrainBody>());
+        assert_eq!(std::mem::size_of::<LazyState>(), 8);
+    }
+
+    #[test]
+    fn a_lazy_state_allocates_only_when_set() {
+        let mut s = LazyState::default();
+        assert!(s.0.is_none() && s.is_default());
+        assert!(LazyState::from(IndexState::default()).0.is_none());
+        s.system_valid_to = Some(5);
+        assert_eq!(s.system_valid_to, Some(5));
+        assert!(s.0.is_some());
+    }
+}
