@@ -82,7 +82,9 @@ impl Store {
     }
 
     /// [`Store::import`] of a file's bytes that the store may keep: the new grains keep
-    /// their bytes in them, as with [`Store::load_owned`].
+    /// their bytes in them, as with [`Store::load_owned`]. The whole file stays in memory
+    /// while any of them does, so it suits a file whose grains are mostly new (`cal run`
+    /// opening its memory), not merging a small change into a large store.
     pub fn import_owned(&self, bytes: Vec<u8>) -> Result<usize> {
         let file = Arc::new(bytes);
         self.import_batched(&file, Some(&file), usize::MAX)
