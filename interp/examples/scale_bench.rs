@@ -135,13 +135,15 @@ fn main() {
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let rss_before = status_bytes("VmRSS:");
     let (t, cpu) = (Instant::now(), cpu_time());
-    let store = Store::load(&bytes, StoreConfig { track_access: false, ..StoreConfig::fixed_clock(NOW) })
+    let file_len = bytes.len();
+    // The store keeps the file's bytes (its grains point into them), as `cal run` does.
+    let store = Store::load_owned(bytes, StoreConfig { track_access: false, ..StoreConfig::fixed_clock(NOW) })
         .unwrap_or_else(|e| panic!("{path} does not load: {e}"));
     let (load, load_cpu) = (t.elapsed(), cpu_time().saturating_sub(cpu));
     let n = store.len();
     let rss_after = status_bytes("VmRSS:");
     let per_grain = rss_after.saturating_sub(rss_before) as f64 / n.max(1) as f64;
-    println!("grains: {n}; file {} bytes ({:.0} B/grain)", bytes.len(), bytes.len() as f64 / n.max(1) as f64);
+    println!("grains: {n}; file {file_len} bytes ({:.0} B/grain)", file_len as f64 / n.max(1) as f64);
     println!(
         "load: {:.3} s wall ({:.0} grains/s), {:.2} s CPU",
         load.as_secs_f64(),
@@ -154,7 +156,6 @@ fn main() {
         rss_after >> 20,
         status_bytes("VmHWM:") >> 20
     );
-    drop(bytes);
     let interp = cal_interp::over(Arc::new(store));
     let opts = ExecOptions::fixed(NOW);
     // `SCALE_BENCH_ONLY=text` runs only the shapes whose name holds it (for a profiler).

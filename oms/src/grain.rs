@@ -264,17 +264,37 @@ pub fn decode(blob: &[u8]) -> Result<Grain> {
 /// (`ERR_SENSITIVITY_MISMATCH`), and finally canonical form: the grain must
 /// re-encode to exactly these bytes, otherwise `ERR_CORRUPT`.
 pub fn decode_with(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
-    decode_checked(blob, opts, true)
+    decode_checked(blob, opts, Check::OnePass)
+}
+
+/// How much of a blob [`decode_checked`] verifies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// Nothing beyond what decoding needs: the blob was verified before.
+    Skip,
+    /// Schema, and canonical form in one pass over the bytes (re-encoding only a blob
+    /// the pass does not accept, for its exact reason).
+    OnePass,
+    /// Schema, and canonical form by re-encoding only: the one-pass check's oracle.
+    Reencode,
+}
+
+/// [`decode_with`] checking canonical form only by re-encoding the grain and comparing
+/// bytes, as it did before the one-pass check of `canon_check.rs`: slower, and kept as the
+/// reference the property tests and fuzz targets hold that check to. Same result, same
+/// errors.
+pub fn decode_by_reencoding(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
+    decode_checked(blob, opts, Check::Reencode)
 }
 
 /// Decodes a blob that [`decode_with`] has already accepted (a grain the store verified
 /// when it was loaded and then kept only as bytes): the same grain, without checking the
 /// schema and the canonical form again, which cost as much as the decoding itself.
 pub(crate) fn decode_verified(blob: &[u8], opts: &DecodeOptions) -> Result<Grain> {
-    decode_checked(blob, opts, false)
+    decode_checked(blob, opts, Check::Skip)
 }
 
-fn decode_checked(blob: &[u8], opts: &DecodeOptions, check: bool) -> Result<Grain> {
+fn decode_checked(blob: &[u8], opts: &DecodeOptions, check: Check) -> Result<Grain> {
     let h = Header::parse(blob)?;
     if h.flags & FLAG_ENCRYPTED != 0 {
         return Err(OmsError::Unsupported { feature: "encrypted payload (flag bit 1); decrypt first".into() });
@@ -302,17 +322,20 @@ fn decode_checked(blob: &[u8], opts: &DecodeOptions, check: bool) -> Result<Grai
     let ty = GrainType::from_byte(h.type_byte)?;
     check_type_agrees(ty, &name)?;
     let mut fields = expand(compact, ty == GrainType::Action)?;
-    if check {
+    if check != Check::Skip {
         schema::validate(ty, &fields)?;
     }
-    let required = Sensitivity::required_by_tags(fields.get("structural_tags"));
-    if h.sensitivity() < required {
-        return Err(OmsError::SensitivityMismatch { header: h.sensitivity().bits(), required: required.bits() });
-    }
-    if let Some(path) = schema::integer_in_float_field(&mut fields) {
-        return Err(OmsError::corrupt(CorruptReason::NonCanonical(format!(
-            "{path} is an integer where the field type is float64 (§4.3)"
-        ))));
+    // A blob verified before passed these checks; they are pure functions of its bytes.
+    if check != Check::Skip {
+        let required = Sensitivity::required_by_tags(fields.get("structural_tags"));
+        if h.sensitivity() < required {
+            return Err(OmsError::SensitivityMismatch { header: h.sensitivity().bits(), required: required.bits() });
+        }
+        if let Some(path) = schema::integer_in_float_field(&mut fields) {
+            return Err(OmsError::corrupt(CorruptReason::NonCanonical(format!(
+                "{path} is an integer where the field type is float64 (§4.3)"
+            ))));
+        }
     }
     // The namespace hash is a routing hint (§3.1.1) that the spec does not
     // define for a grain without a namespace: besides the hash of the empty
@@ -327,10 +350,24 @@ fn decode_checked(blob: &[u8], opts: &DecodeOptions, check: bool) -> Result<Grai
         options: HeaderOptions { sensitivity: h.sensitivity(), signed: h.is_signed(), encoding },
         ns_hash_hint,
     };
-    if !check {
+    if check == Check::Skip {
         return Ok(grain);
     }
-    let again = grain.encode_with_depth(opts.max_depth)?;
+    // Canonical form, read off the bytes in one pass; a blob that pass does not accept is
+    // re-encoded, which says exactly where and why it differs (and is the pass's oracle).
+    if check == Check::OnePass
+        && encoding == Encoding::MsgPack
+        && crate::canon_check::is_canonical_msgpack(blob, &grain, opts.max_depth)
+    {
+        return Ok(grain);
+    }
+    reencoded_equal(blob, grain, opts.max_depth)
+}
+
+/// The canonical-form check by re-encoding: `grain`, decoded from `blob`, must encode to
+/// exactly `blob`, else `ERR_CORRUPT` with where the bytes differ.
+fn reencoded_equal(blob: &[u8], grain: Grain, max_depth: usize) -> Result<Grain> {
+    let again = grain.encode_with_depth(max_depth)?;
     if again.bytes != blob {
         return Err(OmsError::corrupt(difference(blob, &again.bytes)));
     }

@@ -10,6 +10,7 @@
 pub mod address;
 pub mod atomic;
 mod canon;
+mod canon_check;
 pub mod cbor;
 pub mod cose;
 pub mod did;

@@ -14,7 +14,10 @@ fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 fn blob(name: &Path, data: &[u8]) {
-    if let Ok(grain) = oms::decode(data) {
+    let decoded = oms::decode(data);
+    let oracle = oms::grain::decode_by_reencoding(data, &oms::DecodeOptions::default());
+    assert_eq!(decoded, oracle, "{}: the one-pass check and the re-encoding disagree", name.display());
+    if let Ok(grain) = decoded {
         let blob =
             grain.encode().unwrap_or_else(|e| panic!("{}: a decoded grain does not encode: {e}", name.display()));
         assert_eq!(blob.bytes, data, "{}: re-encoding changed the bytes", name.display());

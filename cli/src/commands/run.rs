@@ -262,7 +262,7 @@ fn open_memory(
             std::fs::read(path).map_err(|e| OpenError::Usage(format!("cannot read {}: {e}", path.display())))?
         };
         store
-            .import(&bytes)
+            .import_owned(bytes)
             .map_err(|e| OpenError::Store(format!("{}: {e} (the store file loads nothing)", path.display())))?;
     }
     let retriever = semantic(&store)?;

@@ -128,7 +128,7 @@ fn build_record(
         }
         let st = rows::decode_state(&bytes)?;
         record.restore_counters(&st);
-        record.state = IndexState { access_count: None, last_accessed_at: None, ..st };
+        record.state = IndexState { access_count: None, last_accessed_at: None, ..st }.into();
     }
     Ok((id, record))
 }

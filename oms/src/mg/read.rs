@@ -122,9 +122,26 @@ impl<'a> MgFile<'a> {
 
     /// The stored bytes of grain `i` (a blob or a COSE_Sign1).
     pub fn entry(&self, i: usize) -> Result<&[u8]> {
+        Ok(&self.region[self.entry_span(i)?])
+    }
+
+    /// Where grain `i` lies in [`MgFile::region`].
+    pub(crate) fn entry_span(&self, i: usize) -> Result<std::ops::Range<usize>> {
         let start = *self.offsets.get(i).ok_or_else(|| container(format!("no grain {i}")))? as usize - self.base;
         let end = self.offsets.get(i + 1).map_or(self.region.len(), |o| *o as usize - self.base);
-        Ok(&self.region[start..end])
+        Ok(start..end)
+    }
+
+    /// Where [`MgFile::region`] starts in the file's bytes, when it is a part of them
+    /// (`None` for a compressed file, whose region was decompressed).
+    pub(crate) fn region_offset(&self) -> Option<usize> {
+        matches!(self.region, Cow::Borrowed(_)).then_some(self.base)
+    }
+
+    /// The grain region: the file's own bytes, or the decompressed region of a compressed
+    /// file (owned then). A store that keeps the grains' bytes where they lie takes it.
+    pub(crate) fn into_region(self) -> Cow<'a, [u8]> {
+        self.region
     }
 
     /// All entries in file order.

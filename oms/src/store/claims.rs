@@ -295,7 +295,7 @@ pub(crate) fn manifest_problems(file: &MgFile<'_>, parsed: Vec<Parsed>) -> Vec<O
     let store = Store::new(StoreConfig::default());
     let mut inner = store.write();
     for p in parsed {
-        if !inner.by_address.contains_key(&p.address) {
+        if inner.id_of(&p.address).is_none() {
             inner.insert(p);
         }
     }

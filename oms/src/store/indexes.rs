@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::ordered::Ordered;
+use super::postings::PostingTable;
 use super::record::{Record, str_field};
 use crate::value::Value;
 
@@ -21,12 +22,18 @@ pub(crate) type Id = u32;
 
 /// A multiplicative hash for integer keys (symbols, ids): they are small and
 /// trusted, so SipHash would only cost time.
+///
+/// A product's low bits depend only on the low bits of what was multiplied, and the hash
+/// table picks a bucket by the low bits: `finish` folds the high half in. Without it, the
+/// (subject, relation) pairs, whose keys differ in their high half and share one of eight
+/// relations in the low half, fell into eight runs of buckets, and inserting them was a
+/// quarter of the time of loading a million grains (issue 20).
 #[derive(Default)]
 pub(crate) struct IntHasher(u64);
 
 impl Hasher for IntHasher {
     fn finish(&self) -> u64 {
-        self.0
+        self.0 ^ (self.0 >> 32)
     }
     fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
@@ -68,11 +75,6 @@ impl Symbols {
     pub(crate) fn get(&self, s: &str) -> Option<u32> {
         self.ids.get(s).copied()
     }
-
-    /// Room for `n` more symbols without rehashing.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        self.ids.reserve(n);
-    }
 }
 
 /// Single-field access paths.
@@ -110,61 +112,12 @@ pub(crate) enum Pair {
     SubjectObject = 2,
 }
 
-/// A posting list. Most keys of the object and pair indexes name a single
-/// grain, so one id is held inline and only longer lists allocate.
-#[derive(Debug, Clone)]
-pub(crate) enum Postings {
-    One(Id),
-    Many(Vec<Id>),
-}
-
-impl Postings {
-    pub(crate) fn as_slice(&self) -> &[Id] {
-        match self {
-            Postings::One(id) => std::slice::from_ref(id),
-            Postings::Many(v) => v,
-        }
-    }
-
-    fn add(&mut self, id: Id) {
-        match self {
-            Postings::One(x) if *x == id => {}
-            Postings::One(x) => {
-                let mut v = vec![*x, id];
-                v.sort_unstable();
-                *self = Postings::Many(v);
-            }
-            Postings::Many(list) => match list.last() {
-                Some(last) if *last >= id => {
-                    if let Err(pos) = list.binary_search(&id) {
-                        list.insert(pos, id);
-                    }
-                }
-                _ => list.push(id),
-            },
-        }
-    }
-
-    /// Removes an id; returns whether the list is now empty.
-    fn remove(&mut self, id: Id) -> bool {
-        match self {
-            Postings::One(x) => *x == id,
-            Postings::Many(list) => {
-                if let Ok(pos) = list.binary_search(&id) {
-                    list.remove(pos);
-                }
-                list.is_empty()
-            }
-        }
-    }
-}
-
 #[derive(Default)]
 pub(crate) struct Indexes {
     symbols: Symbols,
-    single: IntMap<u64, Postings>,
-    pairs: [IntMap<u64, Postings>; 3],
-    grain_type: IntMap<u8, Postings>,
+    single: PostingTable<u64>,
+    pairs: [PostingTable<u64>; 3],
+    grain_type: PostingTable<u8>,
     pub(crate) created: BTreeSet<(i64, Id)>,
     /// Time order per type and value order of the numeric fields (`ordered.rs`).
     pub(crate) ordered: Ordered,
@@ -178,23 +131,13 @@ fn pair_key(a: u32, b: u32) -> u64 {
     (u64::from(a) << 32) | u64::from(b)
 }
 
-fn add<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Postings>, key: K, id: Id) {
-    map.entry(key).and_modify(|p| p.add(id)).or_insert(Postings::One(id));
-}
-
-fn remove<K: std::hash::Hash + Eq>(map: &mut IntMap<K, Postings>, key: &K, id: Id) {
-    if map.get_mut(key).is_some_and(|p| p.remove(id)) {
-        map.remove(key);
-    }
-}
-
 /// The strings a record is indexed under, per access path.
 pub(crate) fn fields(r: &Record) -> Vec<(Key, &str)> {
     grain_fields(r.body.grain())
 }
 
 /// The strings a grain is indexed under, per access path.
-fn grain_fields(g: &crate::grain::Grain) -> Vec<(Key, &str)> {
+pub(crate) fn grain_fields(g: &crate::grain::Grain) -> Vec<(Key, &str)> {
     let mut out = Vec::with_capacity(9);
     for (k, name) in [
         (Key::Subject, "subject"),
@@ -235,6 +178,7 @@ pub(crate) struct IndexKeys {
 }
 
 impl IndexKeys {
+    /// Every key of `g`.
     pub(crate) fn of(g: &crate::grain::Grain) -> Self {
         IndexKeys {
             fields: grain_fields(g).into_iter().map(|(k, s)| (k, s.into())).collect(),
@@ -246,9 +190,16 @@ impl IndexKeys {
         }
     }
 
-    /// Whether the grain has a string under this access path.
-    pub(crate) fn has(&self, k: Key) -> bool {
-        self.fields.iter().any(|(key, _)| *key == k)
+    /// The keys of `g` but its field values and search terms, which a bulk load interns on
+    /// the loading thread instead (`load_keys.rs`).
+    pub(crate) fn without_strings(g: &crate::grain::Grain) -> Self {
+        IndexKeys {
+            fields: Vec::new(),
+            ty: g.grain_type().byte(),
+            numeric: super::ordered::numeric_values(g).collect(),
+            terms: Vec::new(),
+            namespace: g.namespace().map(Into::into),
+        }
     }
 }
 
@@ -263,18 +214,23 @@ fn pair_syms(syms: &[(Key, u32)]) -> [(Pair, Option<u64>); 3] {
 }
 
 impl Indexes {
-    /// Indexes a record under the keys taken from its grain.
-    pub(crate) fn insert(&mut self, id: Id, r: &Record, keys: &IndexKeys) {
-        let syms: Vec<(Key, u32)> = keys.fields.iter().map(|(k, s)| (*k, self.symbols.intern(s))).collect();
-        for (k, sym) in &syms {
-            add(&mut self.single, single_key(*k, *sym), id);
+    /// The symbol of an indexed string, added if new.
+    pub(crate) fn intern(&mut self, s: &str) -> u32 {
+        self.symbols.intern(s)
+    }
+
+    /// Indexes a record under its field values, interned ([`Indexes::intern`]), and the
+    /// rest of the keys taken from its grain (whose strings are not read here).
+    pub(crate) fn insert(&mut self, id: Id, r: &Record, syms: &[(Key, u32)], keys: &IndexKeys) {
+        for (k, sym) in syms {
+            self.single.add(single_key(*k, *sym), id);
         }
-        for (p, key) in pair_syms(&syms) {
+        for (p, key) in pair_syms(syms) {
             if let Some(key) = key {
-                add(&mut self.pairs[p as usize], key, id);
+                self.pairs[p as usize].add(key, id);
             }
         }
-        add(&mut self.grain_type, keys.ty, id);
+        self.grain_type.add(keys.ty, id);
         self.created.insert((r.created_at(), id));
         self.ordered.insert(id, r, keys, find(&syms, Key::Namespace));
     }
@@ -283,14 +239,14 @@ impl Indexes {
         let syms: Vec<(Key, u32)> =
             fields(r).into_iter().filter_map(|(k, s)| self.symbols.get(s).map(|sym| (k, sym))).collect();
         for (k, sym) in &syms {
-            remove(&mut self.single, &single_key(*k, *sym), id);
+            self.single.remove(&single_key(*k, *sym), id);
         }
         for (p, key) in pair_syms(&syms) {
             if let Some(key) = key {
-                remove(&mut self.pairs[p as usize], &key, id);
+                self.pairs[p as usize].remove(&key, id);
             }
         }
-        remove(&mut self.grain_type, &r.ty.byte(), id);
+        self.grain_type.remove(&r.ty.byte(), id);
         self.created.remove(&(r.created_at(), id));
         self.ordered.remove(id, r, find(&syms, Key::Namespace));
     }
@@ -302,28 +258,19 @@ impl Indexes {
 
     /// Ids whose `key` field equals `value` (empty if none).
     pub(crate) fn postings(&self, key: Key, value: &str) -> &[Id] {
-        self.symbols.get(value).and_then(|sym| self.single.get(&single_key(key, sym))).map_or(&[], Postings::as_slice)
+        self.symbols.get(value).map_or(&[], |sym| self.single.get(&single_key(key, sym)))
     }
 
     /// Ids whose pair of fields equals (`a`, `b`).
     pub(crate) fn pair(&self, pair: Pair, a: &str, b: &str) -> &[Id] {
         match (self.symbols.get(a), self.symbols.get(b)) {
-            (Some(x), Some(y)) => self.pairs[pair as usize].get(&pair_key(x, y)).map_or(&[], Postings::as_slice),
+            (Some(x), Some(y)) => self.pairs[pair as usize].get(&pair_key(x, y)),
             _ => &[],
-        }
-    }
-
-    /// Room for `n` more grains (a bulk load): the tables keyed per grain do not rehash.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        self.symbols.reserve(n);
-        self.single.reserve(n);
-        for p in &mut self.pairs {
-            p.reserve(n);
         }
     }
 
     /// Ids of one grain type.
     pub(crate) fn of_type(&self, byte: u8) -> &[Id] {
-        self.grain_type.get(&byte).map_or(&[], Postings::as_slice)
+        self.grain_type.get(&byte)
     }
 }

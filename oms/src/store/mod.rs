@@ -13,15 +13,18 @@
 //! `delete` (compliance erasure) exists here and only here: the CAL facade
 //! never exposes it.
 
+mod addr_index;
 mod claims;
 pub(crate) mod consent;
 pub(crate) mod goals;
 pub(crate) mod indexes;
 mod judge;
+mod load_keys;
 mod ordered;
 pub(crate) mod persist;
 mod plan;
 mod policy_walk;
+mod postings;
 pub(crate) mod read;
 pub(crate) mod record;
 pub mod sealed;
@@ -166,13 +169,11 @@ impl std::hash::Hasher for AddrHasher {
     }
 }
 
-type AddrMap<V> = HashMap<ContentAddress, V, std::hash::BuildHasherDefault<AddrHasher>>;
-
 #[derive(Default)]
 pub(crate) struct Inner {
     /// Records by id; `None` after compliance erasure.
     records: Vec<Option<Record>>,
-    by_address: AddrMap<Id>,
+    by_address: addr_index::AddrIndex,
     idx: Indexes,
     text: TextIndex,
     /// new → old, for walking chains backwards.
@@ -191,7 +192,7 @@ impl Inner {
     }
 
     fn id_of(&self, a: &ContentAddress) -> Option<Id> {
-        self.by_address.get(a).copied()
+        self.by_address.get(&self.records, a)
     }
 
     fn by_addr(&self, a: &ContentAddress) -> Option<&Record> {

@@ -3,13 +3,15 @@
 //! file — every grain and every manifest claim — and a corrupt or forged
 //! file loads nothing.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use super::claims::Undo;
 use super::indexes::Id;
-use super::record::{Loaded, Parsed, parse_entry};
+use super::load_keys::{LocalSymbols, Remap};
+use super::record::{Bytes, Loaded, Parsed, parse_entry};
 use super::sealed::{SealedGrain, is_sealed_entry, parse_sealed};
 use super::{AddrHasher, Inner, Store, StoreConfig};
 use crate::address::ContentAddress;
@@ -19,6 +21,14 @@ use crate::mg::{IndexState, Manifest, MgFile, PackOptions, pack};
 /// Grains verified and inserted at a time by [`Store::load`]: large enough to keep both
 /// cores busy, small enough that the index keys of one batch are a few megabytes.
 pub(crate) const LOAD_BATCH: usize = 16_384;
+
+/// Where the grains of a load keep their bytes: in these shared bytes (the file, or the
+/// decompressed region of a compressed file), from this position on; `None`: copied out.
+type Home<'a> = Option<(&'a Arc<Vec<u8>>, usize)>;
+
+/// A batch of a load, verified: each loading thread's part of it, in file order, with the
+/// strings that thread interned.
+type Verified = Vec<(Vec<Loaded>, LocalSymbols)>;
 
 /// How to save a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,11 +43,23 @@ impl Store {
     /// A new store holding the grains and index state of a `.mg` file.
     ///
     /// The grains are verified and inserted 16,384 at a time (nobody can read a
-    /// store that is still being made), so what a grain is indexed under is held for one
-    /// batch only, and a file that fails anywhere still loads nothing.
+    /// store that is still being made), so what a grain is indexed under is held for two
+    /// batches only, and a file that fails anywhere still loads nothing. The next batch
+    /// is verified while the last one is inserted.
     pub fn load(bytes: &[u8], config: StoreConfig) -> Result<Store> {
         let store = Store::new(config);
-        store.import_batched(bytes, LOAD_BATCH)?;
+        store.import_batched(bytes, None, LOAD_BATCH)?;
+        Ok(store)
+    }
+
+    /// [`Store::load`] from a file's bytes that the store may keep: each grain's bytes stay
+    /// where they lie in the file (or in the decompressed region of a compressed file)
+    /// instead of being copied out, so the grains of a large store cost little more than
+    /// the file itself (issue 20). The bytes live as long as one of their grains does.
+    pub fn load_owned(bytes: Vec<u8>, config: StoreConfig) -> Result<Store> {
+        let store = Store::new(config);
+        let file = Arc::new(bytes);
+        store.import_batched(&file, Some(&file), LOAD_BATCH)?;
         Ok(store)
     }
 
@@ -57,20 +79,49 @@ impl Store {
     /// are restored. Withdrawals in the file or the store cover the grains
     /// of their consent. Returns the number of grains that were new.
     pub fn import(&self, bytes: &[u8]) -> Result<usize> {
-        self.import_batched(bytes, usize::MAX)
+        self.import_batched(bytes, None, usize::MAX)
+    }
+
+    /// [`Store::import`] of a file's bytes that the store may keep: the new grains keep
+    /// their bytes in them, as with [`Store::load_owned`]. The whole file stays in memory
+    /// while any of them does, so it suits a file whose grains are mostly new (`cal run`
+    /// opening its memory), not merging a small change into a large store.
+    pub fn import_owned(&self, bytes: Vec<u8>) -> Result<usize> {
+        let file = Arc::new(bytes);
+        self.import_batched(&file, Some(&file), usize::MAX)
     }
 
     /// [`Store::import`], verifying `batch` grains at a time under the write lock; with a
     /// batch as large as the file, every grain is verified before the lock is taken, so
     /// readers of a live store wait only for the inserts.
-    fn import_batched(&self, bytes: &[u8], batch: usize) -> Result<usize> {
+    /// With `keep`, `bytes` is that file, and the grains keep their bytes in it.
+    fn import_batched(&self, bytes: &[u8], keep: Option<&Arc<Vec<u8>>>, batch: usize) -> Result<usize> {
         let file = MgFile::open(bytes)?;
-        let (sealed, entries): (Vec<&[u8]>, Vec<&[u8]>) =
-            file.entries().collect::<Result<Vec<&[u8]>>>()?.into_iter().partition(|e| is_sealed_entry(e));
-        let sealed = sealed.into_iter().map(parse_sealed).collect::<Result<Vec<SealedGrain>>>()?;
+        let spans = (0..file.len()).map(|i| file.entry_span(i)).collect::<Result<Vec<_>>>()?;
         let manifest = file.manifest().cloned().unwrap_or_default();
+        let offset = file.region_offset();
+        let decompressed: Arc<Vec<u8>>;
+        // The region the entries lie in, and (when kept) the shared bytes it starts in.
+        let (region, home): (&[u8], Home<'_>) = match (file.into_region(), offset) {
+            (Cow::Borrowed(r), Some(at)) => (r, keep.map(|k| (k, at))),
+            (region, _) => {
+                decompressed = Arc::new(region.into_owned());
+                (&decompressed[..], keep.map(|_| (&decompressed, 0)))
+            }
+        };
+        // Encrypted grains are held apart, as their bytes (`sealed.rs`).
+        let (sealed, spans): (Vec<_>, Vec<_>) = spans.into_iter().partition(|s| is_sealed_entry(&region[s.clone()]));
+        let sealed = sealed.iter().map(|s| parse_sealed(&region[s.clone()])).collect::<Result<Vec<SealedGrain>>>()?;
+        let entries: Vec<&[u8]> = spans.iter().map(|s| &region[s.clone()]).collect();
+        let parse = |i: usize, e: &[u8], symbols: &mut LocalSymbols| {
+            let bytes = || match home {
+                Some((shared, at)) => Bytes::shared(shared, at + spans[i].start..at + spans[i].end),
+                None => Bytes::Own(e.into()),
+            };
+            Loaded::parse(e, bytes, symbols)
+        };
         let whole = batch >= entries.len();
-        let verified = if whole { Some(par_map_from(&entries, 0, |_, e| Loaded::parse(e))?) } else { None };
+        let verified = if whole { Some(par_map_local(&entries, 0, parse)?) } else { None };
         let mut present: Option<HashSet<ContentAddress, BuildHasherDefault<AddrHasher>>> =
             (!manifest.is_empty()).then(|| HashSet::with_capacity_and_hasher(entries.len(), Default::default()));
         if let Some(g) = sealed.iter().find(|g| manifest.contains_key(&g.address)) {
@@ -84,13 +135,16 @@ impl Store {
         let first_new = inner.records.len();
         let mut added = Vec::with_capacity(entries.len());
         inner.reserve(entries.len());
-        let mut insert = |inner: &mut Inner, loaded: Vec<Loaded>, added: &mut Vec<Id>| {
-            for p in loaded {
-                if let Some(set) = present.as_mut() {
-                    set.insert(p.address);
-                }
-                if !inner.by_address.contains_key(&p.address) {
-                    added.push(inner.insert_loaded(p));
+        let mut insert = |inner: &mut Inner, parts: Verified, added: &mut Vec<Id>| {
+            for (loaded, symbols) in parts {
+                let mut remap = Remap::new(&symbols);
+                for p in loaded {
+                    if let Some(set) = present.as_mut() {
+                        set.insert(p.address);
+                    }
+                    if inner.id_of(&p.address).is_none() {
+                        added.push(inner.insert_loaded(p, &mut remap));
+                    }
                 }
             }
         };
@@ -103,14 +157,32 @@ impl Store {
         match verified {
             Some(all) => insert(&mut inner, all, &mut added),
             None => {
-                for (k, part) in entries.chunks(batch.max(1)).enumerate() {
-                    match par_map_from(part, k * batch, |_, e| Loaded::parse(e)) {
-                        Ok(loaded) => insert(&mut inner, loaded, &mut added),
-                        Err(e) => {
-                            undo_added(&mut inner, &added);
-                            return Err(e);
+                // A pipeline: one thread verifies batch k + 1 (on all cores) while this one
+                // inserts batch k, so the serial inserts overlap the verifying.
+                let failed = std::thread::scope(|scope| {
+                    let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Verified>>(1);
+                    let entries = &entries;
+                    scope.spawn(move || {
+                        for (k, part) in entries.chunks(batch.max(1)).enumerate() {
+                            let verified = par_map_local(part, k * batch, parse);
+                            let stop = verified.is_err();
+                            // A send fails only once the inserting side has stopped.
+                            if tx.send(verified).is_err() || stop {
+                                break;
+                            }
+                        }
+                    });
+                    for verified in rx {
+                        match verified {
+                            Ok(loaded) => insert(&mut inner, loaded, &mut added),
+                            Err(e) => return Some(e),
                         }
                     }
+                    None
+                });
+                if let Some(e) = failed {
+                    undo_added(&mut inner, &added);
+                    return Err(e);
                 }
             }
         }
@@ -128,7 +200,7 @@ impl Store {
             }
             for (id, st) in &undo.states {
                 if let Some(r) = inner.record_mut(*id) {
-                    r.state = IndexState { access_count: None, last_accessed_at: None, ..st.clone() };
+                    r.state = IndexState { access_count: None, last_accessed_at: None, ..st.clone() }.into();
                     r.restore_counters(st);
                 }
             }
@@ -185,19 +257,41 @@ fn par_map_from<T: Send>(
     base: usize,
     f: impl Fn(usize, &[u8]) -> Result<T> + Sync,
 ) -> Result<Vec<T>> {
+    let parts = par_map_local(entries, base, |i, e, _: &mut ()| f(i, e))?;
+    let mut out = Vec::with_capacity(entries.len());
+    for (part, ()) in parts {
+        out.extend(part);
+    }
+    Ok(out)
+}
+
+/// [`par_map_from`] where each thread also keeps a state of its own (the strings it has
+/// interned, `load_keys.rs`): the results of each thread's part come with its state, in
+/// file order.
+fn par_map_local<T: Send, S: Default + Send>(
+    entries: &[&[u8]],
+    base: usize,
+    f: impl Fn(usize, &[u8], &mut S) -> Result<T> + Sync,
+) -> Result<Vec<(Vec<T>, S)>> {
     let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8);
     let chunk = entries.len().div_ceil(threads).max(1);
     let f = &f;
-    let results: Vec<Result<Vec<T>>> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = entries
             .chunks(chunk)
             .enumerate()
             .map(|(c, part)| {
                 scope.spawn(move || {
-                    part.iter()
+                    let mut state = S::default();
+                    let out = part
+                        .iter()
                         .enumerate()
-                        .map(|(i, e)| f(base + c * chunk + i, e).map_err(|err| annotate(err, base + c * chunk + i)))
-                        .collect::<Result<Vec<T>>>()
+                        .map(|(i, e)| {
+                            let at = base + c * chunk + i;
+                            f(at, e, &mut state).map_err(|err| annotate(err, at))
+                        })
+                        .collect::<Result<Vec<T>>>()?;
+                    Ok((out, state))
                 })
             })
             .collect();
@@ -205,12 +299,7 @@ fn par_map_from<T: Send>(
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(OmsError::Bug { detail: "a worker thread panicked".into() })))
             .collect()
-    });
-    let mut out = Vec::with_capacity(entries.len());
-    for r in results {
-        out.extend(r?);
-    }
-    Ok(out)
+    })
 }
 
 fn annotate(e: OmsError, i: usize) -> OmsError {

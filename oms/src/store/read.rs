@@ -50,7 +50,7 @@ impl Store {
     /// An encrypted grain the store holds sealed exists too.
     pub fn exists(&self, address: &ContentAddress) -> bool {
         let inner = self.read();
-        inner.by_address.contains_key(address) || inner.sealed.contains_key(address)
+        inner.id_of(address).is_some() || inner.sealed.contains_key(address)
     }
 
     /// `query` (§28.4): structured filters, temporal view, sort (default

@@ -29,20 +29,47 @@ fn stemmer() -> &'static Stemmer {
 /// Splits text into search terms: NFC, Unicode word boundaries, lowercase,
 /// English stemming.
 pub fn tokenize(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_term(text, |t| out.push(t.to_string()));
+    out
+}
+
+/// Words remembered per thread by [`for_each_term`], at most: a store's text repeats a
+/// vocabulary of some thousands of words, and a word's term is a pure function of it.
+const TERM_CACHE: usize = 1 << 16;
+
+/// Calls `f` with each search term of `text` in order, as [`tokenize`] returns them, without
+/// allocating a string per term. Terms are remembered per thread, word by word (stemming
+/// was a tenth of the time of loading a large store, issue 20). `f` must not tokenize.
+pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
+    thread_local! {
+        static TERMS: std::cell::RefCell<std::collections::HashMap<Box<str>, Box<str>, foldhash::fast::RandomState>> =
+            std::cell::RefCell::default();
+    }
     let nfc: std::borrow::Cow<'_, str> = if text.is_ascii() || is_nfc_quick(text.chars()) == IsNormalized::Yes {
         std::borrow::Cow::Borrowed(text)
     } else {
         std::borrow::Cow::Owned(text.nfc().collect())
     };
-    nfc.unicode_words()
-        .map(|w| {
+    TERMS.with(|terms| {
+        let mut terms = terms.borrow_mut();
+        for w in nfc.unicode_words() {
+            if let Some(t) = terms.get(w) {
+                f(t);
+                continue;
+            }
             let lower = fold(w);
-            match stemmer().stem(&lower) {
+            let t = match stemmer().stem(&lower) {
                 std::borrow::Cow::Borrowed(b) if b.len() == lower.len() => lower,
                 stem => stem.into_owned(),
+            };
+            f(&t);
+            if terms.len() >= TERM_CACHE {
+                terms.clear();
             }
-        })
-        .collect()
+            terms.insert(w.into(), t.into());
+        }
+    });
 }
 
 /// Case folding: lowercase, plus the two common full-folding cases that
@@ -183,12 +210,16 @@ pub(crate) fn terms_of(g: &Grain) -> Vec<(String, u32)> {
 }
 
 impl TextIndex {
-    /// Indexes a document by its terms (`terms_of`) and namespace.
-    pub(crate) fn insert(&mut self, id: Id, tf: &[(String, u32)], namespace: Option<&str>) {
+    /// The symbol of a search term, added if new.
+    pub(crate) fn intern_term(&mut self, term: &str) -> u32 {
+        self.terms.intern(term)
+    }
+
+    /// Indexes a document by its terms (`terms_of`), interned ([`TextIndex::intern_term`]),
+    /// one entry per distinct term, and its namespace.
+    pub(crate) fn insert(&mut self, id: Id, tf: &[(u32, u32)], namespace: Option<&str>) {
         let len: u32 = tf.iter().map(|(_, n)| n).sum();
-        for (term, n) in tf {
-            let (term, n) = (term.as_str(), *n);
-            let sym = self.terms.intern(term);
+        for &(sym, n) in tf {
             let list = self.postings.entry(sym).or_default();
             match list.last() {
                 Some((last, _)) if *last >= id => {

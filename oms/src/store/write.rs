@@ -3,8 +3,9 @@
 //! checks everything (the judgements of `judge.rs`), and only then mutates,
 //! so it is all or nothing.
 
-use super::indexes::Id;
+use super::indexes::{Id, IndexKeys, Key};
 use super::judge::{Verdict, contradiction_proof, supersession_proof, valid_contradiction_auth};
+use super::load_keys::Remap;
 use super::policy::{Op, Proof};
 use super::record::{
     EXTRA_CONTRADICTED, EXTRA_INHERITED_POLICY, EXTRA_INVALIDATION_AUTH, EXTRA_INVALIDATION_JUSTIFICATION,
@@ -26,31 +27,41 @@ impl Inner {
     /// Room for `n` more records (a bulk load), so the tables do not grow by doubling.
     pub(crate) fn reserve(&mut self, n: usize) {
         self.records.reserve_exact(n);
-        self.by_address.reserve(n);
-        self.idx.reserve(n);
+        // Only the address table is sized ahead: the index tables hold one entry per
+        // distinct value, far fewer than the grains on most keys, and reserving a slot per
+        // grain in each cost more memory than the grains themselves at a million (issue 20).
+        self.by_address.reserve(&self.records, n);
     }
 
-    /// Inserts a verified entry of a bulk load, indexed under the keys it carries.
-    pub(crate) fn insert_loaded(&mut self, l: super::record::Loaded) -> Id {
-        let (r, keys) = Record::from_loaded(l);
-        self.insert_keyed(r, &keys)
+    /// Inserts a verified entry of a bulk load, indexed under the keys it carries, whose
+    /// strings `remap` maps from the loading thread's symbols to the store's.
+    pub(crate) fn insert_loaded(&mut self, l: super::record::Loaded, remap: &mut Remap<'_>) -> Id {
+        let (r, keys, local) = Record::from_loaded(l);
+        let syms: Vec<(Key, u32)> =
+            local.fields.iter().map(|&(k, s)| (k, remap.field(s, |t| self.idx.intern(t)))).collect();
+        let terms: Vec<(u32, u32)> =
+            local.terms.iter().map(|&(t, n)| (remap.term(t, |x| self.text.intern_term(x)), n)).collect();
+        self.insert_interned(r, &keys, &syms, &terms)
     }
 
     /// Inserts a record as it is, index state included.
     pub(crate) fn insert_record(&mut self, r: Record) -> Id {
-        let keys = super::indexes::IndexKeys::of(r.body.grain());
-        self.insert_keyed(r, &keys)
+        let keys = IndexKeys::of(r.body.grain());
+        let syms: Vec<(Key, u32)> = keys.fields.iter().map(|(k, s)| (*k, self.idx.intern(s))).collect();
+        let terms: Vec<(u32, u32)> = keys.terms.iter().map(|(t, n)| (self.text.intern_term(t), *n)).collect();
+        self.insert_interned(r, &keys, &syms, &terms)
     }
 
-    fn insert_keyed(&mut self, r: Record, keys: &super::indexes::IndexKeys) -> Id {
+    fn insert_interned(&mut self, r: Record, keys: &IndexKeys, syms: &[(Key, u32)], terms: &[(u32, u32)]) -> Id {
         let id = self.records.len() as Id;
         if !r.state.is_default() {
             self.flagged.insert(id);
         }
-        self.idx.insert(id, &r, keys);
-        self.text.insert(id, &keys.terms, keys.namespace.as_deref());
-        self.by_address.insert(r.address, id);
+        self.idx.insert(id, &r, syms, keys);
+        self.text.insert(id, terms, keys.namespace.as_deref());
+        let address = r.address;
         self.records.push(Some(r));
+        self.by_address.insert(&self.records, &address, id);
         self.live += 1;
         id
     }
@@ -59,7 +70,7 @@ impl Inner {
         if let Some(r) = self.records.get_mut(id as usize).and_then(Option::take) {
             self.idx.remove(id, &r);
             self.text.remove(id, r.body.grain());
-            self.by_address.remove(&r.address);
+            self.by_address.remove(&r.address, id);
             self.supersedes.remove(&id);
             self.live -= 1;
         }
@@ -124,7 +135,7 @@ impl Store {
         let parsed = parse_entry(entry)?;
         let now = self.now();
         let mut inner = self.write();
-        if inner.by_address.contains_key(&parsed.address) {
+        if inner.id_of(&parsed.address).is_some() {
             return Ok(parsed.address);
         }
         if let Some(old) = implied_supersession(&inner, &parsed.grain) {
@@ -172,7 +183,7 @@ impl Store {
         if let Some(by) = target.state.superseded_by {
             return Err(OmsError::Conflict { reason: format!("{old} is already superseded by {by}") });
         }
-        if inner.by_address.contains_key(&parsed.address) {
+        if inner.id_of(&parsed.address).is_some() {
             return Err(OmsError::Conflict { reason: format!("{} is already stored", parsed.address) });
         }
         let verdict = self.judge_supersession(&inner, old_id, &parsed.grain, &proof)?;
