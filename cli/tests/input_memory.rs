@@ -66,3 +66,48 @@ fn ten_megabyte_inputs_stay_under_the_ceiling_in_every_command() {
         }
     }
 }
+
+/// The JSON form (ruling D3): a 4.7 MB and a 10 MB request of 100,000 and 240,000
+/// conditions (once parsed whole, 113 MB at 4.7 MB), a 10 MB document of 160,000 small
+/// queries and one of 1,640 queries of 150 conditions each.
+fn json_inputs(dir: &std::path::Path) -> Vec<(&'static str, std::path::PathBuf)> {
+    let c = r#"{"field":"subject","op":"=","value":"a"}"#;
+    let request =
+        |n: usize| format!(r#"{{"statement":"recall","grain_type":"beliefs","where":[{}]}}"#, vec![c; n].join(","));
+    let small = r#"{"statement":"recall","grain_type":"beliefs","about":"alice"}"#;
+    let wide = request(150);
+    let all = [
+        ("request 4.7 MB", request(100_000)),
+        ("request 10 MB", request(240_000)),
+        ("document of small queries", format!("[{}]", vec![small; 160_000].join(","))),
+        ("document of wide queries", format!("[{}]", vec![wide.as_str(); 1_640].join(","))),
+    ];
+    all.into_iter()
+        .map(|(name, text)| {
+            assert!(text.len() < 10 * MIB as usize, "{name}: {} bytes", text.len());
+            let path = dir.join(format!("{}.json", name.replace(' ', "-")));
+            std::fs::write(&path, text).unwrap();
+            (name, path)
+        })
+        .collect()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn ten_megabyte_json_requests_stay_under_the_ceiling() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, path) in json_inputs(dir.path()) {
+        let p = path.to_str().unwrap();
+        // An over-size request is refused with CAL-E001 (run answers it, 1; text refuses
+        // it, 1); the small-query document is over run's query cap (2); the wide one runs.
+        let (run, text) = match name {
+            "document of small queries" => (2, 0),
+            "document of wide queries" => (0, 0),
+            _ => (1, 1),
+        };
+        let expected: [(&[&str], i32); 2] = [(&["run", "-f", p], run), (&["text", p], text)];
+        for (args, status) in expected {
+            assert_eq!(status_under_ceiling(args), Some(status), "{name}: cal {args:?}");
+        }
+    }
+}
