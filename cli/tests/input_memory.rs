@@ -17,9 +17,19 @@ fn inputs(dir: &std::path::Path) -> Vec<(&'static str, std::path::PathBuf)> {
     assert!(many.len() < 10 * MIB as usize);
     let huge = format!("RECALL beliefs WHERE subject IN [{}\"a\"]", "\"a\", ".repeat(2_000_000));
     let all = [("semicolons", ";".repeat(10_000_000)), ("queries", many), ("one query", huge)];
+    write_all(dir, "cal", all)
+}
+
+/// Each named text written to `dir` as `name.ext`, checked to be under 10 MiB.
+fn write_all(
+    dir: &std::path::Path,
+    ext: &str,
+    all: impl IntoIterator<Item = (&'static str, String)>,
+) -> Vec<(&'static str, std::path::PathBuf)> {
     all.into_iter()
         .map(|(name, text)| {
-            let path = dir.join(format!("{}.cal", name.replace(' ', "-")));
+            assert!(text.len() < 10 * MIB as usize, "{name}: {} bytes", text.len());
+            let path = dir.join(format!("{}.{ext}", name.replace(' ', "-")));
             std::fs::write(&path, text).unwrap();
             (name, path)
         })
@@ -54,16 +64,23 @@ fn ten_megabyte_inputs_stay_under_the_ceiling_in_every_command() {
         let clean = name == "queries";
         // check: errors found (1) or none (0); run: refused over the query cap (2) or
         // answered with the query's error (1); fmt: the document printed (0) or refused (1).
-        let expected: [(&[&str], i32); 5] = [
-            (&["check", p], if clean { 0 } else { 1 }),
-            (&["check", "--json", p], if clean { 0 } else { 1 }),
-            (&["fmt", "--check", p], 1),
-            (&["fmt", p], if clean { 0 } else { 1 }),
-            (&["run", "-f", p], if name == "one query" { 1 } else { 2 }),
-        ];
-        for (args, status) in expected {
-            assert_eq!(status_under_ceiling(args), Some(status), "{name}: cal {args:?}");
-        }
+        expect_statuses(
+            name,
+            &[
+                (&["check", p], if clean { 0 } else { 1 }),
+                (&["check", "--json", p], if clean { 0 } else { 1 }),
+                (&["fmt", "--check", p], 1),
+                (&["fmt", p], if clean { 0 } else { 1 }),
+                (&["run", "-f", p], if name == "one query" { 1 } else { 2 }),
+            ],
+        );
+    }
+}
+
+/// Each command answers with its ordinary exit status under the ceiling.
+fn expect_statuses(name: &str, expected: &[(&[&str], i32)]) {
+    for (args, status) in expected {
+        assert_eq!(status_under_ceiling(args), Some(*status), "{name}: cal {args:?}");
     }
 }
 
@@ -82,14 +99,7 @@ fn json_inputs(dir: &std::path::Path) -> Vec<(&'static str, std::path::PathBuf)>
         ("document of small queries", format!("[{}]", vec![small; 160_000].join(","))),
         ("document of wide queries", format!("[{}]", vec![wide.as_str(); 1_640].join(","))),
     ];
-    all.into_iter()
-        .map(|(name, text)| {
-            assert!(text.len() < 10 * MIB as usize, "{name}: {} bytes", text.len());
-            let path = dir.join(format!("{}.json", name.replace(' ', "-")));
-            std::fs::write(&path, text).unwrap();
-            (name, path)
-        })
-        .collect()
+    write_all(dir, "json", all)
 }
 
 #[test]
@@ -105,10 +115,7 @@ fn ten_megabyte_json_requests_stay_under_the_ceiling() {
             "document of wide queries" => (0, 0),
             _ => (1, 1),
         };
-        let expected: [(&[&str], i32); 2] = [(&["run", "-f", p], run), (&["text", p], text)];
-        for (args, status) in expected {
-            assert_eq!(status_under_ceiling(args), Some(status), "{name}: cal {args:?}");
-        }
+        expect_statuses(name, &[(&["run", "-f", p], run), (&["text", p], text)]);
     }
 }
 
