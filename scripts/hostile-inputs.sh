@@ -36,6 +36,17 @@ session = [
 open(f"{t}/lsp-session", "wb").write(b"".join(frame(m) for m in session))
 conds = [{"field": "subject", "op": "=", "value": f"s{i}"} for i in range(100_000)]
 json.dump({"statement": "recall", "grain_type": "beliefs", "where": conds}, open(f"{t}/huge-form.json", "w"))
+conds = [{"field": "subject", "op": "=", "value": f"s{i}"} for i in range(210_000)]
+json.dump({"statement": "recall", "grain_type": "beliefs", "where": conds}, open(f"{t}/huge-form-10mb.json", "w"))
+json.dump([{"statement": "recall", "grain_type": "beliefs", "about": "alice"}] * 160_000, open(f"{t}/160k.json", "w"))
+fmt = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+    {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+    {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "cal", "version": 1,
+        "text": ";\n".join(['recall beliefs about "alice" | limit 1'] * 209_000)}}},
+    {"jsonrpc": "2.0", "id": 2, "method": "textDocument/formatting", "params": {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}}},
+]
+open(f"{t}/lsp-format", "wb").write(b"".join(frame(m) for m in fmt))
 open(f"{t}/dup.json", "w").write('{"statement": "recall", "grain_type": "beliefs", "in": "public", "in": "secret"}')
 json.dump({"type": "belief", "subject": "a", "s": 1768471200000, "relation": "r", "object": "o",
            "confidence": 0.5, "created_at": 1768471200000}, open(f"{t}/s-field.json", "w"))
@@ -79,6 +90,9 @@ row "one query of 10 MB (cal run -f)" "$CAL" run -f "$T/huge-query.cal"
 row "one query of 10 MB (cal fmt)" "$CAL" fmt "$T/huge-query.cal"
 IN="$T/lsp-session" row "cal lsp: open 10 MB of \`;\`, symbols, semantic tokens, hover, completion" "$CAL" lsp
 row "JSON form with 100,000 conditions, 4.7 MB (cal run)" "$CAL" run -f "$T/huge-form.json"
+row "JSON form with 210,000 conditions, 10 MB (cal run)" "$CAL" run -f "$T/huge-form-10mb.json"
+row "JSON array of 160,000 queries, 10 MB (cal text)" "$CAL" text "$T/160k.json"
+IN="$T/lsp-format" row "cal lsp: open 209,000 queries (10 MB), format the document" "$CAL" lsp
 row "JSON form with a repeated key (cal run)" "$CAL" run -f "$T/dup.json"
 row "bidi override in a parameter (cal run)" "$CAL" run --param 'who="a\u202eb"' 'RECALL beliefs WHERE subject = $who'
 row "zstd bomb: 200 MB declared in a small frame (cal mg verify)" "$CAL" mg verify "$T/bomb.mg"

@@ -65,18 +65,31 @@ use cal_parser::ast::{Document, Query};
 pub fn check(query: &Query, params: Option<&Params>) -> Vec<Diagnostic> {
     let mut diags = statements::check_query(query, params);
     if diags.len() > 1 {
-        sort_diagnostics(&mut diags);
-        diags.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+        order(&mut diags);
     }
     diags
+}
+
+/// Sorts by position and drops repeats. A tree read from the JSON form has no positions
+/// (every span is empty at 0): sorting would order its diagnostics by code, so the first
+/// error of a JSON request could differ from its text's (issue 19, ruling D4). Its
+/// diagnostics keep the order the checker met them in instead: the tree's, outer before
+/// inner and left before right, which is the order positions give the text.
+fn order(diags: &mut Vec<Diagnostic>) {
+    if diags.iter().all(|d| d.span == Span::default()) {
+        let mut seen = std::collections::HashSet::new();
+        diags.retain(|d| seen.insert((d.code.as_str(), d.message.clone())));
+    } else {
+        sort_diagnostics(diags);
+        diags.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    }
 }
 
 /// Checks every query of a `.cal` document with the same bindings and returns
 /// all diagnostics, sorted by position.
 pub fn check_document(document: &Document, params: Option<&Params>) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = document.queries.iter().flat_map(|q| statements::check_query(q, params)).collect();
-    sort_diagnostics(&mut diags);
-    diags.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    order(&mut diags);
     diags
 }
 

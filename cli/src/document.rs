@@ -107,17 +107,17 @@ pub fn check(text: &str, params: &Params) -> Result<Checked, String> {
 /// checked on its own (trees from JSON carry empty spans, so positions cannot tell whose a
 /// diagnostic is).
 fn check_json(text: &str, params: &Params) -> Result<Checked, String> {
-    let document = match cal_parser::json::from_json_text(text) {
+    // Read in bounded memory: past the query cap the elements are only counted (ruling D3).
+    let limits = cal_parser::json::ReadLimits { max_queries: MAX_DOCUMENT_QUERIES, ..Default::default() };
+    let document = match cal_parser::json::read_document(text, &limits) {
         Ok(d) => d,
-        Err(diagnostics) => {
+        Err(cal_parser::json::ReadError::TooManyQueries(n)) => return Err(too_many(n)),
+        Err(cal_parser::json::ReadError::Refused(diagnostics)) => {
             let first = diagnostics.iter().find(|d| d.is_error()).cloned();
             let units = first.map(|e| Unit { outcome: Err(e), warnings: Vec::new() }).into_iter().collect();
             return Ok(Checked { units, diagnostics });
         }
     };
-    if document.queries.len() > MAX_DOCUMENT_QUERIES {
-        return Err(too_many(document.queries.len()));
-    }
     let mut all = Vec::new();
     let mut units = Vec::new();
     for q in document.queries {

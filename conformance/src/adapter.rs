@@ -60,6 +60,10 @@ pub trait HttpBinding {
     fn exchange(&mut self, fixture: &std::path::Path, request: &Request) -> Answer;
 }
 
+/// The most JSON values one request line may hold: a query's JSON form may hold
+/// `cal_parser::json::MAX_QUERY_VALUES`, and a message carries one besides a few fields.
+const MAX_MESSAGE_VALUES: usize = 4 * cal_parser::json::MAX_QUERY_VALUES;
+
 /// Serves requests from `input` until it ends; answers go to `output`, one line each.
 pub fn serve(input: impl BufRead, output: impl Write, broken: Option<&Broken>) -> std::io::Result<Ended> {
     serve_with(input, output, broken, None)
@@ -79,7 +83,10 @@ pub fn serve_with(
         if line.trim().is_empty() {
             continue;
         }
-        let message: Value = match serde_json::from_str(&line) {
+        // A message is read within a value budget, so that a huge line cannot cost more
+        // memory than the request it carries may (issue 19); the request inside is then
+        // read with the JSON form's own limits.
+        let message: Value = match cal_parser::json::read_value(&line, MAX_MESSAGE_VALUES) {
             Ok(v) => v,
             Err(e) => {
                 let m = json!({ "id": 0, "status": "errored", "message": format!("not JSON: {e}") });

@@ -191,6 +191,8 @@ fn render_assembly(
     } else {
         (cal_render::assemble(&req), None)
     };
+    // Rendering stops short at the deadline (cal_render's deadline.rs): never show that text.
+    cx.deadline.check()?;
     if budget.unit == BudgetUnit::Tokens && out.text.is_empty() {
         cx.stats.note(format!(
             "BUDGET {} tokens is smaller than the {format} output's empty envelope: the formatted text is empty",

@@ -5,7 +5,7 @@
 //! `formatted_context`). Token counts are cal-render's exact o200k_base counts.
 
 use cal_grammar::limits::DEFAULT_BUDGET_TOKENS;
-use cal_grammar::{FormatName, GrainType};
+use cal_grammar::{Diagnostic, FormatName, GrainType};
 use cal_parser::ast::{ProjectSpec, WithClause, WithKind};
 use cal_render::{Assembled, Disclosure, GrainInput, Project, ProjectionOptions, Tier};
 use serde_json::{Map, Value as Json, json};
@@ -83,7 +83,7 @@ pub fn tiers_json(tiers: &[(Tier, Assembled)]) -> Json {
 }
 
 /// RECALL `AS fmt`: the rendered text (the response's `formatted`) and the format it resolved to; its exact tokens are
-/// added to the envelope's `tokens_used`. `grain_type` is the queried type (`RECALL beliefs`),
+/// added to the envelope's `tokens_used`. CAL-E031 when the deadline passed while rendering. `grain_type` is the queried type (`RECALL beliefs`),
 /// which names an empty result's TOON header (`beliefs[0]{…}:`).
 pub fn recall_formatted(
     cx: &mut Ctx<'_>,
@@ -93,10 +93,12 @@ pub fn recall_formatted(
     with: Option<&WithClause>,
     limit: Option<usize>,
     project: Option<&[ProjectSpec]>,
-) -> (String, &'static str) {
+) -> Result<(String, &'static str), Diagnostic> {
     let opts = projection_options(cx, with, DEFAULT_BUDGET_TOKENS, limit, project);
     let grains: Vec<GrainInput> = rows.iter().map(grain_input).collect();
     let (text, tokens) = cal_render::render_recall_of(grain_type, &grains, format, &opts);
+    // Rendering stops short at the deadline (cal_render's deadline.rs): never show that text.
+    cx.deadline.check()?;
     cx.stats.tokens += tokens as u64;
-    (text, format.resolve().as_str())
+    Ok((text, format.resolve().as_str()))
 }

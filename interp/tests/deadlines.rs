@@ -46,6 +46,23 @@ fn long_queries_stop_with_the_timeout_code() {
     assert_eq!(code(&s, patient, "RECALL beliefs WITH diversity(threshold, 0.5) | LIMIT 10"), None);
 }
 
+/// Rendering a large result looks at the deadline too (cal_render's deadline.rs): a wide
+/// `AS markdown` and a token-budgeted `FORMAT markdown` answer with the timeout's code, and
+/// given the time they answer.
+#[test]
+fn wide_renders_stop_with_the_timeout_code() {
+    let s = store(6_000);
+    let quick = InterpConfig { query_timeout_ms: 1, assemble_timeout_ms: 1, ..Default::default() };
+    let recall = "RECALL beliefs | LIMIT 1000 AS markdown";
+    let assemble = "ASSEMBLE wide FOR \"x\" FROM a: (RECALL beliefs | LIMIT 1000), b: (RECALL events | LIMIT 1000) \
+                    BUDGET 16000 tokens FORMAT markdown";
+    assert_eq!(code(&s, quick.clone(), recall), Some("CAL-E031"));
+    assert_eq!(code(&s, quick, assemble), Some("CAL-E075"));
+    let patient = InterpConfig { query_timeout_ms: 600_000, assemble_timeout_ms: 600_000, ..Default::default() };
+    assert_eq!(code(&s, patient.clone(), recall), None);
+    assert_eq!(code(&s, patient, assemble), None);
+}
+
 /// The store's own loops stop once the deadline set around them has passed, and only then.
 #[test]
 fn the_store_stops_at_the_deadline_set_around_it() {

@@ -4,6 +4,7 @@
 use cal_grammar::{FormatName, GrainType};
 
 use crate::budget::{Allocation, Budget, BudgetUnit, allocate, weights};
+use crate::deadline::{self, Watch};
 use crate::formats::{self, Assembly, Doc, Source};
 use crate::grain::GrainInput;
 use crate::project::{Element, ProjectionOptions, project};
@@ -194,15 +195,23 @@ fn inserted(shorter: &str, longer: &str) -> Option<String> {
 /// text is empty (0 tokens) and every source with candidates is truncated. Reported `tokens`
 /// is the exact count of the returned text.
 pub fn assemble(req: &AssembleRequest) -> Assembled {
-    let elements: Vec<Vec<Element>> =
-        req.sources.iter().map(|s| s.grains.iter().map(|g| project(g, &req.projection)).collect()).collect();
+    // Past the deadline every loop stops short; the answer is then never shown (deadline.rs).
+    let mut watch = Watch::default();
+    let elements: Vec<Vec<Element>> = req
+        .sources
+        .iter()
+        .map(|s| s.grains.iter().take_while(|_| watch.go()).map(|g| project(g, &req.projection)).collect())
+        .collect();
     let costs: Vec<Vec<usize>> = elements
         .iter()
         .map(|els| match req.budget.unit {
             BudgetUnit::Grains => vec![1; els.len()],
-            BudgetUnit::Tokens => els.iter().map(|e| element_cost(req, e)).collect(),
+            BudgetUnit::Tokens => els.iter().take_while(|_| watch.go()).map(|e| element_cost(req, e)).collect(),
         })
         .collect();
+    if deadline::expired() {
+        return Assembled { text: String::new(), tokens: 0, sources: Vec::new(), budget: req.budget };
+    }
     let mut a = Assembly {
         name: req.name.clone(),
         intent: req.intent.clone(),
@@ -230,7 +239,7 @@ pub fn assemble(req: &AssembleRequest) -> Assembled {
     if token_budget {
         // Over: drop from the lowest priority — as many grains as the excess needs by their
         // estimates (at least one) — and recount.
-        while count > req.budget.amount {
+        while count > req.budget.amount && !deadline::expired() {
             let mut excess = count - req.budget.amount;
             let mut dropped = 0;
             while excess > 0 || dropped == 0 {
@@ -253,7 +262,7 @@ pub fn assemble(req: &AssembleRequest) -> Assembled {
         let mut closed = vec![false; taken.len()];
         let w = weights(req.sources.len());
         let mut one_at_a_time = false;
-        loop {
+        while !deadline::expired() {
             let mut plan = taken.clone();
             let mut left = req.budget.amount.saturating_sub(count);
             let mut last = None;
@@ -360,7 +369,8 @@ pub fn render_recall_of(
     let text = if grains.is_empty() && format.resolve() == FormatName::Toon {
         formats::toon::empty_recall(grain_type, opts.disclosure, opts.project.as_ref())
     } else {
-        let els: Vec<Element> = grains.iter().map(|g| project(g, opts)).collect();
+        let mut watch = Watch::default();
+        let els: Vec<Element> = grains.iter().take_while(|_| watch.go()).map(|g| project(g, opts)).collect();
         formats::render(format, Doc::Recall(&els), opts)
     };
     let n = tokens::count(&text);

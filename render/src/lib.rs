@@ -8,12 +8,14 @@
 //! rendering of Mustache-subset templates (parsed by `cal_parser::template`,
 //! validated by the checker); and exact token counts (o200k_base).
 //!
-//! The crate is pure: no store, no clock, no IO. Entry points:
+//! The crate is pure: no store, no clock, no IO; its only outside input is the caller's
+//! deadline, which long loops look at ([`deadline`], `oms::interrupt`). Entry points:
 //! [`render_recall`], [`assemble()`] and [`assemble_tiers`].
 
 pub mod assemble;
 pub mod budget;
 pub mod chunk;
+pub(crate) mod deadline;
 pub mod formats;
 pub mod grain;
 pub mod o200k;

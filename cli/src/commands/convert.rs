@@ -52,9 +52,24 @@ pub fn to_text(args: &ConvertArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    match cal_parser::json::from_json_text(&text) {
-        Ok(doc) => {
-            out!("{}", cal_parser::print::document_to_text(&doc));
+    // Read twice rather than held (issue 19): once to know the document is valid, then
+    // again printing each query as it is built, as `document_to_text` joins them.
+    let limits = cal_parser::json::ReadLimits::default();
+    let checked = cal_parser::json::read_each(&text, &limits, &mut drop).map_err(|e| match e {
+        cal_parser::json::ReadError::Refused(d) => d,
+        cal_parser::json::ReadError::TooManyQueries(_) => Vec::new(), // no cap on the count here
+    });
+    match checked {
+        Ok(_) => {
+            let mut first = true;
+            let _ = cal_parser::json::read_each(&text, &limits, &mut |q| {
+                let sep = if first { "" } else { ";\n\n" };
+                first = false;
+                out!("{sep}{}", cal_parser::print::query_to_text(&q));
+            });
+            if !first {
+                outln!();
+            }
             super::OK
         }
         Err(diagnostics) => {

@@ -379,7 +379,7 @@ pub fn body(cx: &mut Ctx<'_>, plan: &RecallPlan, top: bool) -> Result<Grains, Di
     let with = plan.recall().with.as_ref();
     let grain_type = plan.recall().grain_type.as_ref().map(|t| t.grain_type);
     let (text, format) =
-        crate::content::recall_formatted(cx, grain_type, &rows, f.format, with, limit, project.as_deref());
+        crate::content::recall_formatted(cx, grain_type, &rows, f.format, with, limit, project.as_deref())?;
     g.formatted = Some(text);
     g.format = Some(format);
     Ok(g)

@@ -17,12 +17,14 @@
 mod decode;
 mod encode;
 mod names;
+mod read;
 mod schema;
 
 use crate::ast::{Document, Query, Statement};
 use cal_grammar::Diagnostic;
 use serde_json::Value;
 
+pub use read::{MAX_QUERY_VALUES, ReadError, ReadLimits, read_document, read_each, read_value};
 pub use schema::{SCHEMA, SCHEMA_ID, schema, validate};
 
 /// The JSON form of one query: `cal_version` (only when `CAL/n` was written),
@@ -62,23 +64,17 @@ pub fn query_from_json(json: &Value) -> Result<Query, Vec<Diagnostic>> {
 /// CAL-E001 for a query whose text form would exceed §17.3's 8,192 bytes: a JSON *request* is
 /// bound by the same limit as the text it stands for (docs/json-form.md "Limits"), so a
 /// 100,000-condition query cannot ride in as JSON. Decoding itself stays total.
-fn within_length(queries: &[Query]) -> Result<(), Vec<Diagnostic>> {
+fn too_long(q: &Query) -> Option<Diagnostic> {
     let max = cal_grammar::limits::MAX_QUERY_BYTES;
-    let long: Vec<Diagnostic> = queries
-        .iter()
-        .filter_map(|q| {
-            let n = crate::print::query_to_one_line(q).len();
-            (n > max).then(|| {
-                Diagnostic::new(
-                    cal_grammar::Code::E001,
-                    q.span,
-                    format!("This query is {n} bytes as text/cal; at most {max} are allowed (§17.3), in either form."),
-                )
-                .with_suggestion("Shorten the query: bind long value lists as $parameters, or split it.")
-            })
-        })
-        .collect();
-    if long.is_empty() { Ok(()) } else { Err(long) }
+    let n = crate::print::query_to_one_line(q).len();
+    (n > max).then(|| {
+        Diagnostic::new(
+            cal_grammar::Code::E001,
+            q.span,
+            format!("This query is {n} bytes as text/cal; at most {max} are allowed (§17.3), in either form."),
+        )
+        .with_suggestion("Shorten the query: bind long value lists as $parameters, or split it.")
+    })
 }
 
 /// Builds a document from a query object (one query) or an array of them,
@@ -91,11 +87,19 @@ pub fn document_from_json(json: &Value) -> Result<Document, Vec<Diagnostic>> {
 /// Reads `application/json+cal` text: a query object or an array of them.
 /// Invalid JSON is CAL-E002 at the position serde_json reports; schema
 /// violations are CAL-E002 naming the JSON pointer; then as [`document_from_json`].
+/// Read in bounded memory ([`read_document`] with the default limits): a query of more
+/// than [`MAX_QUERY_VALUES`] values is CAL-E001 before the rest is read.
 pub fn from_json_text(text: &str) -> Result<Document, Vec<Diagnostic>> {
-    let json = schema::parse_text(text)?;
-    let doc = document_from_json(&json)?;
-    within_length(&doc.queries)?;
-    Ok(doc)
+    match read_document(text, &ReadLimits::default()) {
+        Ok(doc) => Ok(doc),
+        Err(ReadError::Refused(diagnostics)) => Err(diagnostics),
+        // Unreachable with no limit on the number of queries; refused all the same.
+        Err(ReadError::TooManyQueries(n)) => Err(vec![Diagnostic::new(
+            cal_grammar::Code::E002,
+            cal_grammar::Span::default(),
+            format!("The document holds {n} queries, more than this reader takes."),
+        )]),
+    }
 }
 
 fn validate_all(json: &Value) -> Result<(), Vec<Diagnostic>> {

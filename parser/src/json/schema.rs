@@ -36,56 +36,54 @@ pub fn schema() -> &'static Value {
 /// Validates a request against the schema; every violation becomes a CAL-E002
 /// diagnostic naming its JSON pointer. Empty when the request is valid.
 pub fn validate(json: &Value) -> Vec<Diagnostic> {
+    finish_pairs(validate_pairs(json, None))
+}
+
+/// Violations with the pointers they are sorted by.
+pub(crate) type Pairs = Vec<(String, Diagnostic)>;
+
+/// The violations of `json`, unsorted. With `Some(i)`, `json` is element `i` of a document
+/// validated inside a one-element array: the pointers say `/i` where the array says `/0`.
+pub(crate) fn validate_pairs(json: &Value, element: Option<usize>) -> Pairs {
     if depth(json) > MAX_DEPTH {
-        return vec![at("", format!("the request is nested more than {MAX_DEPTH} levels deep."))];
+        return vec![(String::new(), at("", format!("the request is nested more than {MAX_DEPTH} levels deep.")))];
     }
     let validator = match VALIDATOR.as_ref() {
         Ok(v) => v,
         Err(e) => {
-            return vec![Diagnostic::new(
-                Code::E002,
-                Span::default(),
-                format!(
-                    "The embedded JSON Schema does not compile ({e}); this is a bug in the toolchain, please report it."
+            return vec![(
+                String::new(),
+                Diagnostic::new(
+                    Code::E002,
+                    Span::default(),
+                    format!(
+                        "The embedded JSON Schema does not compile ({e}); this is a bug in the toolchain, please report it."
+                    ),
                 ),
             )];
         }
     };
-    let mut out: Vec<(String, Diagnostic)> = Vec::new();
+    let mut out = Vec::new();
     for error in validator.iter_errors(json) {
-        for (pointer, d) in describe(&error) {
-            out.push((pointer, d));
-        }
+        let path = error.instance_path().as_str();
+        let pointer = match (element, path.strip_prefix("/0")) {
+            (Some(i), Some(rest)) if rest.is_empty() || rest.starts_with('/') => format!("/{i}{rest}"),
+            _ => path.to_string(),
+        };
+        out.extend(describe(&error, pointer));
     }
+    out
+}
+
+/// Sorted by pointer, then message; a message repeated next to itself once.
+pub(crate) fn finish_pairs(mut out: Pairs) -> Vec<Diagnostic> {
     out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.message.cmp(&b.1.message)));
     out.dedup_by(|a, b| a.1.message == b.1.message);
     out.into_iter().map(|(_, d)| d).collect()
 }
 
-/// Parses JSON text; a syntax error is CAL-E002 at the byte position serde_json reports.
-pub(crate) fn parse_text(text: &str) -> Result<Value, Vec<Diagnostic>> {
-    // A repeated key is refused rather than resolved last-wins (`"in": "public", "in":
-    // "secret"` ran `IN "secret"`): the JSON form means what a reader of it sees first.
-    let mut de = serde_json::Deserializer::from_str(text);
-    if let Err(e) = <Unique as serde::Deserialize>::deserialize(&mut de) {
-        let offset = byte_offset(text, e.line(), e.column());
-        let message = if e.is_data() { format!("{e}.") } else { format!("Invalid JSON: {e}.") };
-        return Err(vec![
-            Diagnostic::new(Code::E002, Span::empty(offset), message)
-                .with_suggestion("Send one query object, or an array of query objects, as JSON, each key once."),
-        ]);
-    }
-    serde_json::from_str(text).map_err(|e| {
-        let offset = byte_offset(text, e.line(), e.column());
-        vec![
-            Diagnostic::new(Code::E002, Span::empty(offset), format!("Invalid JSON: {e}."))
-                .with_suggestion("Send one query object, or an array of query objects, as JSON."),
-        ]
-    })
-}
-
 /// serde_json's 1-based line and column (in bytes) as a byte offset, clamped to a char boundary.
-fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+pub(crate) fn byte_offset(text: &str, line: usize, column: usize) -> usize {
     let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
     let mut offset = (line_start + column.saturating_sub(1)).min(text.len());
     while !text.is_char_boundary(offset) {
@@ -124,8 +122,7 @@ pub(crate) fn at_code(code: Code, pointer: &str, detail: impl std::fmt::Display)
 }
 
 /// Turns one validation error into diagnostics (one per unknown key), keyed by pointer for sorting.
-fn describe(error: &ValidationError<'_>) -> Vec<(String, Diagnostic)> {
-    let pointer = error.instance_path().as_str().to_string();
+fn describe(error: &ValidationError<'_>, pointer: String) -> Vec<(String, Diagnostic)> {
     let instance = error.instance();
     let one = |d: Diagnostic| vec![(pointer.clone(), d)];
     match error.kind() {
@@ -254,60 +251,6 @@ fn quoted_list(words: &[String]) -> String {
 /// Escapes a key for a JSON pointer (RFC 6901).
 pub(crate) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
-}
-
-/// A JSON value read only to refuse a key repeated in any object (serde_json keeps the last).
-struct Unique;
-
-impl<'de> serde::Deserialize<'de> for Unique {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UniqueVisitor)
-    }
-}
-
-struct UniqueVisitor;
-
-impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
-    type Value = Unique;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
-        let mut seen = std::collections::HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !seen.insert(key.clone()) {
-                return Err(serde::de::Error::custom(format!("the key {key:?} is repeated in one object")));
-            }
-            map.next_value::<Unique>()?;
-        }
-        Ok(Unique)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Unique, A::Error> {
-        while seq.next_element::<Unique>()?.is_some() {}
-        Ok(Unique)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Unique, E> {
-        Ok(Unique)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Unique, E> {
-        Ok(Unique)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Unique, E> {
-        Ok(Unique)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Unique, E> {
-        Ok(Unique)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Unique, E> {
-        Ok(Unique)
-    }
-    fn visit_unit<E>(self) -> Result<Unique, E> {
-        Ok(Unique)
-    }
 }
 
 #[cfg(test)]

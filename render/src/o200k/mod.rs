@@ -93,12 +93,15 @@ fn pretokenizer() -> Option<&'static Regex> {
 
 /// Calls `piece` with each pre-tokenized piece of `text` and its byte offset, in order.
 /// `false` when the pre-tokenizer cannot run (its pattern failed to compile, or the
-/// backtracking engine gave up on a piece), in which case the pieces seen so far are all
+/// backtracking engine gave up on a piece) or the caller's deadline has passed, in which case the pieces seen so far are all
 /// there is; the caller falls back to an estimate.
 fn pieces(text: &str, mut piece: impl FnMut(usize, &[u8])) -> bool {
     let Some(regex) = pretokenizer() else { return false };
+    let mut watch = crate::deadline::Watch::default();
     for m in regex.find_iter(text) {
-        let Ok(m) = m else { return false };
+        // Past the query's deadline the count is not wanted: stop as if the pre-tokenizer
+        // had given up (the caller's estimate is discarded with the answer).
+        let (Ok(m), true) = (m, watch.go()) else { return false };
         piece(m.start(), m.as_str().as_bytes());
     }
     true

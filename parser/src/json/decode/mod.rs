@@ -81,6 +81,45 @@ pub(crate) fn document(json: &Json) -> Result<Document, Vec<Diagnostic>> {
     d.finish(queries.map(|queries| Document { queries }))
 }
 
+/// A document decoded one query at a time, as [`document`] decodes it whole: each
+/// element's JSON value can be dropped once its tree is built, and each tree handed on
+/// (issue 19). The length check of §17.3 is made on each tree as it is built.
+#[derive(Default)]
+pub(crate) struct Items {
+    d: Decoder,
+    /// CAL-E001 for each query over §17.3's length as text.
+    long: Vec<Diagnostic>,
+    /// Queries built.
+    built: usize,
+    /// The top-level value was one query object, and it could not be built.
+    failed: bool,
+}
+
+impl Items {
+    /// Decodes one query (element `index` of an array, or the top-level object when
+    /// `None`) and hands its tree to `each`.
+    pub(crate) fn decode(&mut self, json: &Json, index: Option<usize>, each: &mut dyn FnMut(Query)) {
+        let root = Ptr(String::new());
+        let p = index.map_or_else(|| root.clone(), |i| root.idx(i));
+        match self.d.query(json, &p) {
+            Ok(q) => {
+                self.long.extend(super::too_long(&q));
+                self.built += 1;
+                each(q);
+            }
+            Err(Stop) => self.failed |= index.is_none(),
+        }
+    }
+
+    /// How many queries were built, or every problem found: the decoder's, else the
+    /// length check's.
+    pub(crate) fn finish(self) -> Result<usize, Vec<Diagnostic>> {
+        let built = if self.failed { Err(Stop) } else { Ok(self.built) };
+        let built = self.d.finish(built)?;
+        if self.long.is_empty() { Ok(built) } else { Err(self.long) }
+    }
+}
+
 #[derive(Default)]
 struct Decoder {
     errors: Vec<Diagnostic>,

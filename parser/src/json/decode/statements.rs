@@ -81,6 +81,19 @@ impl Decoder {
             "batch" => {
                 let entries = self.req(o, "entries", p)?;
                 let entries = self.list(entries, &p.key("entries"), Self::batch_entry)?;
+                // An entry written in parentheses (a set operation) right after an ASSEMBLE
+                // whose FROM list ends it reads, as text, as one more source of that ASSEMBLE
+                // (`a: ASSEMBLE c FROM x: (…), b: (…) UNION (…)`): no text is this tree, so
+                // the JSON form refuses it as the text does (issue 19, ruling D4).
+                if let Some(i) = (1..entries.len())
+                    .find(|&i| open_from_list(&entries[i - 1].statement) && starts_with_paren(&entries[i].statement))
+                {
+                    return Err(self.fail(
+                        &p.key("entries").idx(i),
+                        "this entry is a set operation right after an ASSEMBLE entry whose FROM list ends it; \
+                         as text it would read as another source of that ASSEMBLE.",
+                    ));
+                }
                 Statement::Batch(Batch { entries, span: NO_SPAN })
             }
             "coalesce" => {
@@ -166,4 +179,21 @@ impl Decoder {
         let body = self.req(o, "sections", p).and_then(|s| self.template_body(s, &p.key("sections")));
         Ok(DefineTemplate { name: name?, extends: extends?, body: body?, span: NO_SPAN })
     }
+}
+
+/// Whether `s` prints ending with an ASSEMBLE's FROM list (no clause after it), which a
+/// following `, label: (…)` would continue.
+fn open_from_list(s: &Statement) -> bool {
+    match s {
+        Statement::Assemble(a) => {
+            a.budget.is_none() && a.priority.is_none() && a.format.is_none() && a.stream.is_none() && a.with.is_none()
+        }
+        Statement::Explain(e) => open_from_list(&e.statement),
+        _ => false,
+    }
+}
+
+/// Whether `s` prints starting with `(`: a set operation, whose operands are parenthesized.
+fn starts_with_paren(s: &Statement) -> bool {
+    matches!(s, Statement::SetOp(_))
 }
