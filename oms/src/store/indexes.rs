@@ -197,6 +197,7 @@ impl IndexKeys {
             fields: Vec::new(),
             ty: g.grain_type().byte(),
             numeric: super::ordered::numeric_values(g).collect(),
+            odd_numeric: super::ordered::odd_numeric(g),
             terms: Vec::new(),
             namespace: g.namespace().map(Into::into),
         }

@@ -183,7 +183,7 @@ pub(crate) struct Inner {
     /// view may hide, so that a count over an index needs to look only at these.
     flagged: BTreeSet<Id>,
     /// Grains held as encrypted bytes (`sealed.rs`): in no index, reachable by address only.
-    sealed: AddrMap<Arc<sealed::SealedGrain>>,
+    sealed: HashMap<ContentAddress, Arc<sealed::SealedGrain>, std::hash::BuildHasherDefault<AddrHasher>>,
 }
 
 impl Inner {
