@@ -329,8 +329,9 @@ fn hidden(inner: &Inner, q: &Query, inside: impl Fn(Id, &Record) -> bool) -> usi
         .flagged
         .iter()
         .filter_map(|id| inner.record(*id).map(|r| (*id, r)))
-        .filter(|(id, r)| inside(*id, r))
+        // The view and the flag-only filters read the index state; `inside` may decode.
         .filter(|(_, r)| !(q.view.admits(r) && q.filters.iter().filter(|f| flag_only(f)).all(|f| f.matches(r))))
+        .filter(|(id, r)| inside(*id, r))
         .count()
 }
 
