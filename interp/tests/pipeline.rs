@@ -199,3 +199,23 @@ fn limits_after_extractors_apply_to_values() {
     let r = f.run(r#"RECALL beliefs | ORDER BY subject ASC | SUBJECTS | LIMIT 2"#);
     assert_eq!(r["values"], json!(["alice", "bob"]));
 }
+
+/// An ORDER BY the store cannot take (it follows a post-filter: numeric BETWEEN) selects
+/// the window of the LIMIT after it instead of sorting every row: the page is the full
+/// sort's slice, ties included, with the same total and cursor.
+#[test]
+fn an_order_by_in_memory_under_a_limit_is_the_full_sorts_slice() {
+    let f = fixture();
+    let base = "RECALL beliefs WHERE confidence BETWEEN 0 AND 1";
+    for order in ["confidence DESC", "confidence ASC", "subject ASC"] {
+        let all = f.keys(&format!("{base} | ORDER BY {order} | LIMIT 50"));
+        assert!(all.len() > 6, "{all:?}");
+        for (stages, from, len) in [("| LIMIT 3", 0, 3), ("| OFFSET 2 | LIMIT 3", 2, 3), ("| FIRST", 0, 1)] {
+            let text = format!("{base} | ORDER BY {order} {stages}");
+            let r = f.run(&text);
+            assert_eq!(f.keys_of(&r["results"]), all[from..from + len], "{text}");
+            assert_eq!(r["total"], json!(all.len()), "{text}");
+            assert!(r["next_cursor"].is_string(), "{text}: more rows follow the window");
+        }
+    }
+}

@@ -16,6 +16,8 @@ use super::indexes::{EQUALITY_INDEXED, Id, Key, Pair};
 use super::ordered::{NUMERIC, ord_key};
 use super::query::{CmpOp, Filter};
 use super::read::eq_str;
+use crate::error::Result;
+use crate::interrupt::Ticker;
 use crate::value::Value;
 
 /// Where a query's candidates come from.
@@ -52,22 +54,31 @@ fn probe(l: &[Id], from: &mut usize, id: Id) -> bool {
     }
 }
 
-/// The ids in every list (each sorted ascending), starting from the shortest.
-fn intersect<'a>(mut lists: Vec<&'a [Id]>) -> Cow<'a, [Id]> {
+/// The ids in every list (each sorted ascending), starting from the shortest; the
+/// deadline (`oms::interrupt`) is looked at as the shortest list is read.
+fn intersect<'a>(mut lists: Vec<&'a [Id]>) -> Result<Cow<'a, [Id]>> {
     lists.sort_by_key(|l| l.len());
-    let Some((first, rest)) = lists.split_first() else { return Cow::Borrowed(&[]) };
+    let Some((first, rest)) = lists.split_first() else { return Ok(Cow::Borrowed(&[])) };
     if rest.is_empty() {
-        return Cow::Borrowed(first);
+        return Ok(Cow::Borrowed(first));
     }
+    let mut ticker = Ticker::default();
     let mut acc: Vec<Id> = first.to_vec();
     for l in rest {
         let mut from = 0;
-        acc.retain(|id| probe(l, &mut from, *id));
+        let mut kept = Vec::with_capacity(acc.len());
+        for id in acc {
+            ticker.tick()?;
+            if probe(l, &mut from, id) {
+                kept.push(id);
+            }
+        }
+        acc = kept;
         if acc.is_empty() {
             break;
         }
     }
-    Cow::Owned(acc)
+    Ok(Cow::Owned(acc))
 }
 
 /// The key range a numeric comparison with `value` allows, if the value is a number, and
@@ -94,14 +105,14 @@ pub(crate) fn numeric_bounds(op: CmpOp, value: &Value) -> Option<(Bound<u64>, Bo
 /// The candidates of a filter list: a superset of the records that pass every filter; and
 /// which filters the candidates pass by construction (a posting list holds exactly the
 /// grains whose field equals its key), so that they need not be checked on each.
-pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidates<'a>, Vec<bool>) {
+pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> Result<(Candidates<'a>, Vec<bool>)> {
     let idx = &inner.idx;
     let mut exact = vec![false; filters.len()];
     if let Some(a) = filters.iter().find_map(|f| match f {
         Filter::Address(a) => Some(a),
         _ => None,
     }) {
-        return (Candidates::Ids(Cow::Owned(inner.id_of(a).into_iter().collect())), exact);
+        return Ok((Candidates::Ids(Cow::Owned(inner.id_of(a).into_iter().collect())), exact));
     }
     let mut lists: Vec<&'a [Id]> = Vec::new();
     let (s, p, o) = (eq_str(filters, "subject"), eq_str(filters, "relation"), eq_str(filters, "object"));
@@ -139,7 +150,7 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
     }
     let shortest = lists.iter().map(|l| l.len()).min();
     if shortest == Some(0) {
-        return (Candidates::Ids(Cow::Borrowed(&[])), exact);
+        return Ok((Candidates::Ids(Cow::Borrowed(&[])), exact));
     }
     // An ordered index is worth reading only while its range stays shorter than the
     // shortest list; it is then probed against the lists.
@@ -192,14 +203,16 @@ pub(crate) fn candidates<'a>(inner: &'a Inner, filters: &[Filter]) -> (Candidate
         ids.sort_unstable();
         let mut out = Vec::with_capacity(ids.len());
         let mut cursors = vec![0usize; lists.len()];
+        let mut ticker = Ticker::default();
         for id in ids {
+            ticker.tick()?;
             if lists.iter().zip(cursors.iter_mut()).all(|(l, from)| probe(l, from, id)) {
                 out.push(id);
             }
         }
-        return (Candidates::Ids(Cow::Owned(out)), exact);
+        return Ok((Candidates::Ids(Cow::Owned(out)), exact));
     }
-    (if lists.is_empty() { Candidates::All } else { Candidates::Ids(intersect(lists)) }, exact)
+    Ok((if lists.is_empty() { Candidates::All } else { Candidates::Ids(intersect(lists)?) }, exact))
 }
 
 /// Ids created in `[from, to)` from the global time index, or `None` once more than `cap`.

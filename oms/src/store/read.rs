@@ -65,7 +65,7 @@ impl Store {
             return answer_query_counted(found.records.into_iter(), q, self.touch_time(), Some(found.total), &exact);
         }
         let touch = self.touch_time();
-        match plan::candidates(&inner, &q.filters) {
+        match plan::candidates(&inner, &q.filters)? {
             (Candidates::Ids(ids), exact) => {
                 answer_query_counted(ids.iter().filter_map(|id| inner.record(*id)), q, touch, None, &exact)
             }

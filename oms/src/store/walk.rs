@@ -329,8 +329,9 @@ fn hidden(inner: &Inner, q: &Query, inside: impl Fn(Id, &Record) -> bool) -> usi
         .flagged
         .iter()
         .filter_map(|id| inner.record(*id).map(|r| (*id, r)))
-        .filter(|(id, r)| inside(*id, r))
+        // The view and the flag-only filters read the index state; `inside` may decode.
         .filter(|(_, r)| !(q.view.admits(r) && q.filters.iter().filter(|f| flag_only(f)).all(|f| f.matches(r))))
+        .filter(|(id, r)| inside(*id, r))
         .count()
 }
 
@@ -360,7 +361,7 @@ fn count<K: Ord + Copy>(inner: &Inner, q: &Query, s: &Source<'_, K>, range: Rang
 /// The number of matches of `q` from its candidates (`plan.rs`): the list's length when
 /// it answers every filter, else each candidate checked.
 fn count_candidates(inner: &Inner, q: &Query) -> Result<usize> {
-    let (cands, exact) = plan::candidates(inner, &q.filters);
+    let (cands, exact) = plan::candidates(inner, &q.filters)?;
     let whole = !matches!(q.view, View::AsOf(_)) && q.filters.iter().zip(&exact).all(|(f, e)| *e || flag_only(f));
     let exact_filters = |r: &Record| q.filters.iter().zip(&exact).all(|(f, e)| !*e || f.matches(r));
     match cands {
@@ -450,6 +451,28 @@ mod tests {
         assert_eq!(walked.records.iter().map(|r| r.address).collect::<Vec<_>>(), [scanned.results[0].address]);
         assert!(scanned.results[0].address < scanned.results[1].address);
         assert_eq!(scanned.results[1].grain().get("confidence"), Some(&Value::Float(0.4)));
+    }
+
+    /// A walk, a count and an intersection give up once the thread's deadline has passed.
+    #[test]
+    fn a_passed_deadline_interrupts_walks_and_intersections() {
+        let s = Store::new(StoreConfig::fixed_clock(NOW));
+        for i in 0..2_100i64 {
+            let g = json!({ "type": "belief", "subject": format!("s{i}"), "relation": "knows", "object": "x",
+                "confidence": (i % 10) as f64 / 10.0, "created_at": NOW - i, "namespace": "ns" });
+            let blob = crate::grain::Grain::from_json(&g).and_then(|g| g.encode()).expect("encodes").bytes;
+            s.put(&blob).expect("put");
+        }
+        let walked = query(vec![Filter::Type(GrainType::Belief)], Some(("confidence", true)), 2_000);
+        let listed = Query {
+            sort: vec![SortKey { field: "content_address".into(), descending: false }],
+            ..query(vec![eq("relation", "knows"), eq("namespace", "ns")], None, 10)
+        };
+        for q in [walked, listed] {
+            assert!(s.query(&q).is_ok(), "{q:?}");
+            let _deadline = crate::interrupt::within(std::time::Instant::now() - std::time::Duration::from_millis(1));
+            assert!(matches!(s.query(&q), Err(crate::error::OmsError::Interrupted)), "{q:?}");
+        }
     }
 
     /// Without a limit, under a sort of several keys, or when a short posting list holds
