@@ -8,4 +8,5 @@ pub mod generate;
 pub mod lsp;
 pub mod mgfile;
 pub mod pipeline;
+pub mod sample;
 pub mod targets;

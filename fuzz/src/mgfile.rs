@@ -1,38 +1,49 @@
 //! The `mg_file` target: whole `.mg` files, damaged. The input patches one of three valid
-//! files (the demo memory, uncompressed and zstd-compressed, and a one-grain file): every
+//! files (a sample of the demo memory, `sample.rs`, uncompressed and zstd-compressed, and a
+//! one-grain file): every
 //! 5 bytes are a little-endian offset and a byte XORed in there (modulo the size); a
 //! remainder of 1–4 bytes cuts that many bytes (times one plus the first byte's top four
 //! bits) off the end. The first byte also picks the file (modulo 3) and, with bit 3,
 //! recomputes the SHA-256 footer after the damage, so that it reaches past the integrity
 //! check. The file is opened with
 //! `MgFile::open_limited` under a 4 MiB ceiling on the decompressed region, every entry
-//! is decoded (and re-encoded when it decodes: the bytes were canonical) and `mg::verify`
+//! the damage changed is decoded (and re-encoded when it decodes: the bytes were canonical;
+//! the intact ones passed those checks when the base files were made) and `mg::verify`
 //! reads it: never a panic, and memory bounded by the ceiling (libFuzzer's `-rss_limit_mb`
 //! and `-malloc_limit_mb` catch any allocation beyond it).
 
-use cal_interp::demo::DEMO_MG;
-use sha2::{Digest, Sha256};
+use std::collections::HashSet;
 use std::sync::OnceLock;
+
+use sha2::{Digest, Sha256};
+
+use crate::sample::demo_sample;
 
 /// The ceiling on a decompressed grain region: a few times the largest base file.
 pub const MAX_REGION: u64 = 4 << 20;
 
-fn bases() -> &'static [Vec<u8>; 3] {
-    static BASES: OnceLock<[Vec<u8>; 3]> = OnceLock::new();
+/// The three base files, and every entry they hold (each passed the blob checks once).
+fn bases() -> &'static ([Vec<u8>; 3], HashSet<Vec<u8>>) {
+    static BASES: OnceLock<([Vec<u8>; 3], HashSet<Vec<u8>>)> = OnceLock::new();
     BASES.get_or_init(|| {
-        let file = oms::mg::MgFile::open(DEMO_MG).expect("the demo memory opens");
-        let blobs: Vec<Vec<u8>> = file.entries().map(|e| e.expect("a demo grain").to_vec()).collect();
+        let sample = demo_sample();
+        let file = oms::mg::MgFile::open(sample).expect("the sample opens");
+        let blobs: Vec<Vec<u8>> = file.entries().map(|e| e.expect("a sample grain").to_vec()).collect();
         let compressed = oms::mg::PackOptions { compress: true, ..Default::default() };
-        let packed = oms::mg::pack(blobs.iter().map(Vec::as_slice), None, &compressed).expect("packs");
+        let packed = oms::mg::pack(blobs.iter().map(Vec::as_slice), file.manifest(), &compressed).expect("packs");
         let one = oms::mg::pack(blobs.iter().take(1).map(Vec::as_slice), None, &Default::default()).expect("packs");
-        [DEMO_MG.to_vec(), packed, one]
+        for b in &blobs {
+            crate::targets::mg_blob(b);
+        }
+        ([sample.to_vec(), packed, one], blobs.into_iter().collect())
     })
 }
 
 /// Runs one damaged file (see the module documentation).
 pub fn mg_file(data: &[u8]) {
     let Some((&how, patches)) = data.split_first() else { return };
-    let mut file = bases()[usize::from(how % 3)].clone();
+    let (files, intact) = bases();
+    let mut file = files[usize::from(how % 3)].clone();
     let chunks = patches.chunks_exact(5);
     let cut = chunks.remainder().len();
     for c in chunks {
@@ -47,7 +58,7 @@ pub fn mg_file(data: &[u8]) {
     }
     if let Ok(f) = oms::mg::MgFile::open_limited(&file, MAX_REGION) {
         let _ = (f.header(), f.len(), f.manifest());
-        for entry in f.entries().flatten() {
+        for entry in f.entries().flatten().filter(|e| !intact.contains(*e)) {
             crate::targets::mg_blob(entry);
         }
     }

@@ -142,3 +142,17 @@ fn damaged_files_pass_the_mg_checks() {
         cal_fuzz::mgfile::mg_file(&input);
     }
 }
+
+/// The sample the `mg_file` and `durable_open` targets damage (`sample.rs`) keeps every grain
+/// type and some index state in a few dozen grains, so that each input costs little.
+#[test]
+fn the_demo_sample_is_small_and_varied() {
+    let file = oms::mg::MgFile::open(cal_fuzz::sample::demo_sample()).expect("the sample opens");
+    let grains: Vec<oms::Grain> =
+        file.entries().map(|e| oms::mg::entry_grain(e.expect("an entry")).expect("a grain")).collect();
+    let types: std::collections::BTreeSet<String> = grains.iter().map(|g| format!("{:?}", g.grain_type())).collect();
+    eprintln!("the sample holds {} grains of {} types", grains.len(), types.len());
+    assert_eq!(types.len(), 10, "every grain type: {types:?}");
+    assert!(grains.len() <= 40, "{} grains", grains.len());
+    assert!(file.manifest().is_some_and(|m| !m.is_empty()), "index state is kept");
+}
