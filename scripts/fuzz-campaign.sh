@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A fuzzing campaign (issue 19): each named target (default: every target of `cargo fuzz list`)
 # runs until it has executed ${RUNS:-10000000} inputs, one target at a time, on the corpus
-# fuzz/corpus/<target>/ (seeded by fuzz/seed.sh; what a run adds is kept for the next), with
+# ${CORPUS:-fuzz/corpus}/<target>/ (seeded by fuzz/seed.sh; what a run adds is kept for the
+# next: a campaign may be split over several runs, and a CORPUS outside the work tree survives
+# a fresh checkout), with
 # the kept regressions replayed first. Stable toolchain, `-s none` (fuzz/README.md). Writes
 # libFuzzer's log to fuzz/artifacts/<target>/campaign.log and prints, per target, the line
 # fuzz/README.md's campaign table records: executions, seconds, exec/s, cov, ft, corpus,
@@ -13,17 +15,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 runs=${RUNS:-10000000}
+corpus_root=${CORPUS:-corpus}
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && mapfile -t targets < <(cargo fuzz list)
 cargo fuzz build -s none
 for t in "${targets[@]}"; do
-    mkdir -p "corpus/$t" "artifacts/$t"
+    mkdir -p "$corpus_root/$t" "artifacts/$t"
     seeds=()
     [ -d "regressions/$t" ] && seeds=("regressions/$t")
     log="artifacts/$t/campaign.log"
     start=$(date +%s)
     status=0
-    "target/x86_64-unknown-linux-gnu/release/$t" "corpus/$t" "${seeds[@]}" \
+    "target/x86_64-unknown-linux-gnu/release/$t" "$corpus_root/$t" "${seeds[@]}" \
         -runs="$runs" -timeout=30 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
         -artifact_prefix="artifacts/$t/" > "$log" 2>&1 || status=$?
     secs=$(( $(date +%s) - start ))
