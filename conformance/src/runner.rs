@@ -72,6 +72,9 @@ pub struct Outcome {
     pub message: Option<String>,
     /// The spec sections the case pins, reported with its failures.
     pub sections: Vec<String>,
+    /// Listed as expected to fail (`--expected-failures`, [`crate::selection`]) and did not
+    /// pass: reported as an expected failure.
+    pub expected_failure: bool,
 }
 
 /// How a run is configured.
@@ -165,6 +168,7 @@ fn outcome(case: &Case, status: Status, judgement: Judgement, message: Option<St
         rulings: judgement.rulings,
         message,
         sections: case.sections.clone(),
+        expected_failure: false,
     }
 }
 
