@@ -236,3 +236,27 @@ fn a_fixture_that_fails_to_reload_errors_only_its_own_cases() {
     assert!(matches!(sub.request(&load("b")), Answer::Errored(m) if m.contains("locked")));
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// A diagnostic code has one shape in every answer that carries one (PROTOCOL.md, ruling
+/// C31): a CAL code or the engine's own, any non-empty string without spaces. The schema
+/// judges the shape; the case judges the code. (code, accepted by the schemas?)
+#[test]
+fn parse_and_serialize_answers_accept_the_same_codes() {
+    let table = [
+        ("CAL-E002", true),
+        ("CAL-W005", true),
+        ("CAL-E9001", true),
+        ("ACME-SYNTAX-17", true),
+        ("E_PARSE", true),
+        ("", false),
+        ("CAL E002", false),
+        ("CAL-E002\n", false),
+    ];
+    for (code, ok) in table {
+        let parse = json!({"id": 1, "status": "ok", "result": {"accept": false,
+            "diagnostics": [{"code": code, "message": "m", "severity": "error", "phase": "parse"}]}});
+        let serialize = json!({"id": 1, "status": "ok", "result": {"error": {"code": code, "message": "m"}}});
+        assert_eq!(protocol_schema::validate("parse-response", &parse).is_ok(), ok, "parse {code:?}");
+        assert_eq!(protocol_schema::validate("serialize-response", &serialize).is_ok(), ok, "serialize {code:?}");
+    }
+}
