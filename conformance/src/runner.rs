@@ -92,6 +92,10 @@ pub struct RunOptions {
     /// The capabilities the implementation declared it lacks: cases needing them are not
     /// applicable (`Hello::lacks`).
     pub lacks: Vec<Capability>,
+    /// The limits the implementation declared (`Hello::limits`): a hand-written case tagged with a
+    /// configurable limit it declares at another value than the spec's is not applicable
+    /// ([`crate::limits::written_at_another_value`], ruling C32).
+    pub limits: serde_json::Map<String, Value>,
 }
 
 /// Runs every case (in order) and returns one outcome per case at or below
@@ -141,6 +145,10 @@ pub fn run_observed(
                 out.push(outcome(case, Status::NotApplicable, Judgement::default(), Some(message)));
                 continue;
             }
+        }
+        if let Some(message) = crate::limits::written_at_another_value(case, &opts.limits) {
+            out.push(outcome(case, Status::NotApplicable, Judgement::default(), Some(message)));
+            continue;
         }
         let before = imp.timeouts();
         out.push(run_case(imp, case, opts, &mut fixtures));

@@ -196,6 +196,7 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         deadline: Some(Duration::from_secs(args.deadline)),
         max_consecutive_timeouts: Some(args.max_timeouts),
         lacks: hello.lacks.clone(),
+        limits: hello.limits.clone(),
     };
     let bar = crate::progress::bar(corpus.cases.len(), "cases");
     let mut outcomes = runner::run_observed(imp.as_mut(), &corpus.cases, &opts, &mut || bar.inc(1));
