@@ -173,6 +173,27 @@ def statements():
       fields={"/count": 0})
     s("empty", "RECALL LIKE \"anything\"", "extended", ["empty-store", "like"], ["9.4"], keys=[])
     s("empty", 'HISTORY WHERE subject = "alice" AND relation = "mg:prefers"', "extended", ["empty-store", "history"], ["8.4"], keys=[])
+    # HISTORY … DIFF (§8.4, "show changes between two versions"): what changed is judged by invariant
+    # (ruling C33), whatever the answer's shape: some part of it outside `results` names each changed
+    # field with both values; naming no unchanged field besides, and our `diff` member, are rulings.
+    CORE_FIELDS = ["subject", "relation", "object", "confidence", "namespace", "user_id", "type", "importance"]
+    for x, y in [("editor-v2", "editor-v1"), ("editor-v1", "editor-v2"), ("theme-v3", "theme-v1"), ("city-v2", "city-v1"),
+                 ("status-v5", "status-v1"), ("editor-v2", "alice-tea")]:
+        gx, gy = c.rec(x)["g"], c.rec(y)["g"]
+        changed = {k: [gx[k], gy[k]] for k in CORE_FIELDS if gx.get(k) != gy.get(k)}
+        unchanged = [k for k in CORE_FIELDS if gx.get(k) == gy.get(k)]
+        invariants = [{"pointer": "", "changes": changed, "section": "8.4"},
+                      {"pointer": "", "changes": changed, "unchanged": unchanged,
+                       "ruling": "spec-decisions-conformance.md C33"}]
+        same_chain = not (x == "editor-v2" and y == "alice-tea")
+        s(sc, f"HISTORY sha256:{c.hexof(x)} DIFF sha256:{c.hexof(y)}", "extended", ["history", "diff"], ["8.4"],
+          fields={"/_cal/statement_type": "history", "/diff/from": c.hexof(x), "/diff/to": c.hexof(y),
+                  "/diff/same_chain": same_chain},
+          rulings={"field /diff/from": "spec-decisions-interp.md S2", "field /diff/to": "spec-decisions-interp.md S2",
+                   "field /diff/same_chain": "spec-decisions-interp.md S2"},
+          invariants=invariants,
+          desc=f"DIFF shows what changed from {x} to {y}: " + ", ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in changed.items())
+          + (" (versions of different chains)" if not same_chain else "") + ".")
 
 
 def build():
