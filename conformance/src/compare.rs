@@ -205,6 +205,16 @@ pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judge
                     actual: actual_phase,
                     source: "§17.1, §17.3".into(),
                 }));
+                // One code, whatever it is (C3's rule for an engine's own code, ruling C16): an
+                // engine that lists many codes does not pass by having one in the right phase first.
+                let first_code = first.and_then(|d| d.get("code")).and_then(Value::as_str);
+                let one = errors.iter().all(|d| d.get("code").and_then(Value::as_str) == first_code);
+                j.mismatches.extend((!one).then(|| Mismatch {
+                    what: "no other code".into(),
+                    expected: json!("one code, the engine's own or ours"),
+                    actual: codes(&errors),
+                    source: "§22.1".into(),
+                }));
                 let ours = first.is_some_and(|d| d.get("code").and_then(Value::as_str) == Some(code))
                     && errors.iter().all(|d| d.get("code").and_then(Value::as_str) == Some(code));
                 j.ruling("code", &ruling, ours, json!([code]), codes(&errors));

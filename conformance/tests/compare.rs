@@ -132,6 +132,12 @@ fn a_ruled_code_needs_only_a_rejection_in_the_right_phase() {
     assert_eq!(judge(&syntax).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["phase"]);
     let accepted = json!({"accept": true, "diagnostics": []});
     assert_eq!(judge(&accepted).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["accept", "phase"]);
+    // Any one code in the right phase, but one: a list of codes fails (ruling C16, as C3).
+    let sprayed = json!({"accept": false, "diagnostics": [
+        {"code": "CAL-E001", "severity": "error", "phase": "check", "message": "m"}, diag("CAL-E013", "check", 7)]});
+    assert_eq!(judge(&sprayed).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["no other code"]);
+    let twice = json!({"accept": false, "diagnostics": [diag("X-MINE", "check", 7), diag("X-MINE", "check", 9)]});
+    assert!(judge(&twice).mismatches.is_empty(), "the same code twice is one code");
 }
 
 fn answer(results: &[&str], before: &str, after: &str) -> serde_json::Value {
