@@ -202,6 +202,6 @@ fn the_language_server_formats_a_ten_megabyte_document_under_the_ceiling() {
     send(json!({ "jsonrpc": "2.0", "id": 4, "method": "shutdown" }));
     answer(4);
     send(json!({ "jsonrpc": "2.0", "method": "exit" }));
-    drop(send);
+    drop(input); // close the server's stdin (dropping the closure that borrows it closed nothing)
     assert_eq!(child.wait().unwrap().code(), Some(0), "the server stayed under the ceiling and exited cleanly");
 }

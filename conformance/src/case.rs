@@ -465,6 +465,19 @@ pub enum Rule {
     ParsesAsJson,
     /// The value has this shape.
     Is(Shape),
+    /// The value shows these changes between two versions (HISTORY … DIFF, §8.4): some part of
+    /// it — outside a whole response's `results` — names every changed field and holds both
+    /// its values, and names none of the fields listed as unchanged ([`Changes`]).
+    Changes(Changes),
+}
+
+/// The changes a DIFF must show ([`Rule::Changes`]; ruling C33).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Changes {
+    /// Field name → its two values (in either order: which version is "from" is not judged).
+    pub changed: Vec<(String, Value, Value)>,
+    /// Fields equal in both versions, which the part showing the changes must not name.
+    pub unchanged: Vec<String>,
 }
 
 impl Rule {
@@ -476,6 +489,7 @@ impl Rule {
             Rule::Mentions(_) => "mentions",
             Rule::ParsesAsJson => "parses_as",
             Rule::Is(_) => "is",
+            Rule::Changes(_) => "changes",
         }
     }
 }

@@ -90,6 +90,8 @@ pub struct Summary {
     /// The filter a partial run was made with (`--only parse.`): such a run reports its
     /// results but certifies nothing, since it did not run the level's cases.
     pub filter: Option<String>,
+    /// How the cases listed as expected to fail fared (`--expected-failures`), if any were listed.
+    pub expected_failures: Option<crate::selection::ExpectedFailures>,
 }
 
 impl Summary {
@@ -108,9 +110,19 @@ impl Summary {
         Summary { certified: None, filter: Some(filter), ..self }
     }
 
-    /// Whether every required case that ran passed (the exit status of a filtered run).
+    /// The summary with the verdict on the listed expected failures.
+    pub fn with_expected(self, expected_failures: Option<crate::selection::ExpectedFailures>) -> Summary {
+        Summary { expected_failures, ..self }
+    }
+
+    /// Whether every required case that ran passed (the exit status of a filtered run); with a
+    /// list of expected failures, whether the run went as listed: every required case not
+    /// listed passed and no listed case passed.
     pub fn all_required_passed(&self) -> bool {
-        self.levels.iter().all(|(_, c)| c.passed == c.required)
+        match &self.expected_failures {
+            Some(e) => e.as_expected(),
+            None => self.levels.iter().all(|(_, c)| c.passed == c.required),
+        }
     }
 
     /// The counts of one level.
@@ -162,5 +174,14 @@ pub fn summarize(declared: Level, outcomes: &[Outcome]) -> Summary {
         }
         certified = Some(*level);
     }
-    Summary { declared, certified, levels, should, rulings, total: outcomes.len(), filter: None }
+    Summary {
+        declared,
+        certified,
+        levels,
+        should,
+        rulings,
+        total: outcomes.len(),
+        filter: None,
+        expected_failures: None,
+    }
 }

@@ -205,6 +205,16 @@ pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judge
                     actual: actual_phase,
                     source: "§17.1, §17.3".into(),
                 }));
+                // One code, whatever it is (C3's rule for an engine's own code, ruling C16): an
+                // engine that lists many codes does not pass by having one in the right phase first.
+                let first_code = first.and_then(|d| d.get("code")).and_then(Value::as_str);
+                let one = errors.iter().all(|d| d.get("code").and_then(Value::as_str) == first_code);
+                j.mismatches.extend((!one).then(|| Mismatch {
+                    what: "no other code".into(),
+                    expected: json!("one code, the engine's own or ours"),
+                    actual: codes(&errors),
+                    source: "§22.1".into(),
+                }));
                 let ours = first.is_some_and(|d| d.get("code").and_then(Value::as_str) == Some(code))
                     && errors.iter().all(|d| d.get("code").and_then(Value::as_str) == Some(code));
                 j.ruling("code", &ruling, ours, json!([code]), codes(&errors));
@@ -546,7 +556,7 @@ fn invariant(j: &mut Judgement, inv: &Invariant, response: &Value, case_source: 
         response.pointer(&inv.pointer).cloned().unwrap_or(Value::Null)
     };
     let text = value.as_str();
-    let (ok, expected) = match &inv.rule {
+    let (mut ok, mut expected) = match &inv.rule {
         Rule::Contains(parts) => (text.is_some_and(|t| parts.iter().all(|p| t.contains(p.as_str()))), json!(parts)),
         Rule::Excludes(parts) => (!text.is_some_and(|t| parts.iter().any(|p| t.contains(p.as_str()))), json!(parts)),
         Rule::Mentions(names) => {
@@ -572,7 +582,15 @@ fn invariant(j: &mut Judgement, inv: &Invariant, response: &Value, case_source: 
             };
             (ok, json!(shape.as_str()))
         }
+        Rule::Changes(_) => (false, Value::Null),
     };
+    if let Rule::Changes(c) = &inv.rule {
+        ok = shows_changes(&value, c, inv.pointer.is_empty());
+        expected = json!({
+            "changed": c.changed.iter().map(|(f, a, b)| (f.clone(), json!([a, b]))).collect::<serde_json::Map<_, _>>(),
+            "unchanged": c.unchanged,
+        });
+    }
     let what = format!("{} {}", if inv.pointer.is_empty() { "response" } else { &inv.pointer }, inv.rule.name());
     // A long rendered text is reported by its start; the expected parts say what was missing.
     let actual = match &value {
@@ -585,6 +603,45 @@ fn invariant(j: &mut Judgement, inv: &Invariant, response: &Value, case_source: 
         (None, Some(section)) => j.require(&what, &format!("§{section}"), ok, expected, actual),
         (None, None) => j.require(&what, case_source, ok, expected, actual),
     }
+}
+
+/// Whether some part of `value` shows the changes (a DIFF, §8.4; ruling C33): an object or
+/// array in it that names every changed field (as a key or a string) and holds both of its
+/// values, and names none of the unchanged fields. In a whole response (`top`) the `results`
+/// are left out: they hold both versions whole, which shows the versions, not what changed.
+pub fn shows_changes(value: &Value, changes: &crate::case::Changes, top: bool) -> bool {
+    fn holds(node: &Value, want: &Value) -> bool {
+        json_eq(node, want)
+            || match node {
+                Value::Array(a) => a.iter().any(|v| holds(v, want)),
+                Value::Object(o) => o.values().any(|v| holds(v, want)),
+                _ => false,
+            }
+    }
+    fn shows(node: &Value, c: &crate::case::Changes) -> bool {
+        let mut names = std::collections::BTreeSet::new();
+        strings_in(node, &mut names);
+        c.changed.iter().all(|(f, a, b)| names.contains(f.as_str()) && holds(node, a) && holds(node, b))
+            && !c.unchanged.iter().any(|f| names.contains(f.as_str()))
+    }
+    fn any_part(node: &Value, c: &crate::case::Changes, skip_results: bool) -> bool {
+        let children: Vec<&Value> = match node {
+            Value::Array(a) => a.iter().collect(),
+            Value::Object(o) => o.iter().filter(|(k, _)| !(skip_results && *k == "results")).map(|(_, v)| v).collect(),
+            _ => return false,
+        };
+        let whole_ok = if skip_results {
+            let mut rest = node.clone();
+            if let Value::Object(o) = &mut rest {
+                o.remove("results");
+            }
+            shows(&rest, c)
+        } else {
+            shows(node, c)
+        };
+        whole_ok || children.into_iter().any(|v| any_part(v, c, false))
+    }
+    !changes.changed.is_empty() && any_part(value, changes, top)
 }
 
 /// Every object key and string value in a JSON value.

@@ -3,14 +3,35 @@
 //! list has one owner), a query that uses it as a statement (upper and lower
 //! case), as a pipeline stage, as a statement inside a subquery and as a
 //! stage inside a subquery — each rejected with CAL-E002 at the word — and
-//! the JSON form naming it as a statement and as a stage, which the schema
-//! rejects (CAL-E002 at the pointer). An engine that accepts FORGET or PURGE
-//! anywhere fails Core.
+//! the JSON form naming it as a statement, as a stage, as the statement of a
+//! subquery and as a stage inside a subquery, which the schema rejects
+//! (CAL-E002 at the pointer). An engine that accepts FORGET or PURGE
+//! anywhere fails Core. Each case is tagged `excluded:<WORD>` and
+//! `excluded-as:<position>` ([`POSITIONS`]), which `cal conformance stats` counts.
 
 use crate::case::{Body, Case, Flag, Level, Origin, ParseCase, ParseExpect, Phase, Position, QueryInput, WireCase};
 use cal_grammar::vocab::ExcludedWord;
 use serde_json::json;
 use std::path::PathBuf;
+
+/// Every position an excluded word is tried in: five in text (Core), four in the JSON form
+/// (Extended). Each word has one case per position.
+pub const POSITIONS: [&str; 9] = [
+    "statement",
+    "statement-lower",
+    "stage",
+    "subquery-statement",
+    "subquery-stage",
+    "json-statement",
+    "json-stage",
+    "json-subquery-statement",
+    "json-subquery-stage",
+];
+
+/// The tag naming a case's position.
+pub fn position_tag(form: &str) -> String {
+    format!("excluded-as:{form}")
+}
 
 /// Where the generated cases say they come from.
 fn origin(word: &str, form: &str) -> Origin {
@@ -22,7 +43,7 @@ fn text_case(word: &str, form: &str, query: String, at: u64, len: u64) -> Case {
     Case {
         id: format!("gen.excluded.{}.{form}", word.to_ascii_lowercase()),
         level: Level::Core,
-        tags: vec!["excluded-word".into(), "E002".into(), format!("excluded:{word}")],
+        tags: vec!["excluded-word".into(), "E002".into(), format!("excluded:{word}"), position_tag(form)],
         sections: vec!["2.4".into()],
         flags: vec![Flag::Generated],
         description: Some(format!("{word} is not part of CAL ({form}), §2.4")),
@@ -46,7 +67,13 @@ fn json_case(word: &str, form: &str, json: serde_json::Value, pointer: &str) -> 
     Case {
         id: format!("gen.excluded.{}.{form}", word.to_ascii_lowercase()),
         level: Level::Extended,
-        tags: vec!["excluded-word".into(), "json-schema".into(), "wire".into(), format!("excluded:{word}")],
+        tags: vec![
+            "excluded-word".into(),
+            "json-schema".into(),
+            "wire".into(),
+            format!("excluded:{word}"),
+            position_tag(form),
+        ],
         sections: vec!["2.4".into(), "15.5".into()],
         flags: vec![Flag::Generated],
         description: Some(format!("{word} is not part of CAL's JSON form either ({form}), §2.4")),
@@ -56,7 +83,10 @@ fn json_case(word: &str, form: &str, json: serde_json::Value, pointer: &str) -> 
     }
 }
 
-/// Seven cases per excluded word: five texts (Core) and two JSON forms (Extended).
+/// Nine cases per excluded word, one per [`POSITIONS`]: five texts (Core) and four JSON forms
+/// (Extended). A subquery's JSON form has no `statement` member (it is a RECALL's clauses), so
+/// naming the word there is refused at `/where/0/subquery/statement` whatever the word; the
+/// stage inside a subquery is refused at its `stage` (ruling C30).
 pub fn exclusion_cases() -> Vec<Case> {
     let mut out = Vec::new();
     for w in ExcludedWord::ALL {
@@ -84,6 +114,25 @@ pub fn exclusion_cases() -> Vec<Case> {
             json!({ "statement": "recall", "grain_type": "beliefs", "pipeline": [{ "stage": lower }] }),
             "/pipeline/0/stage",
         ));
+        let in_subquery = |subquery: serde_json::Value| {
+            json!({
+                "statement": "recall",
+                "grain_type": "beliefs",
+                "where": [{ "field": "subject", "op": "IN", "subquery": subquery }],
+            })
+        };
+        out.push(json_case(
+            word,
+            "json-subquery-statement",
+            in_subquery(json!({ "statement": lower, "grain_type": "beliefs" })),
+            "/where/0/subquery/statement",
+        ));
+        out.push(json_case(
+            word,
+            "json-subquery-stage",
+            in_subquery(json!({ "grain_type": "beliefs", "pipeline": [{ "stage": lower }, { "stage": "subjects" }] })),
+            "/where/0/subquery/pipeline/0/stage",
+        ));
     }
     out
 }
@@ -93,10 +142,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_excluded_word_has_its_seven_cases() {
+    fn every_excluded_word_has_a_case_in_every_position() {
         let cases = exclusion_cases();
-        assert_eq!(cases.len(), ExcludedWord::ALL.len() * 7);
-        assert!(ExcludedWord::ALL.len() >= 29, "§2.4 lists 29 words");
+        assert_eq!(cases.len(), ExcludedWord::ALL.len() * POSITIONS.len());
+        assert_eq!(ExcludedWord::ALL.len(), 29, "§2.4 lists 29 words (ruling C30)");
+        for w in ExcludedWord::ALL {
+            for p in POSITIONS {
+                let n = cases
+                    .iter()
+                    .filter(|c| {
+                        c.tags.contains(&format!("excluded:{}", w.as_str())) && c.tags.contains(&position_tag(p))
+                    })
+                    .count();
+                assert_eq!(n, 1, "{} as {p}", w.as_str());
+            }
+        }
         let mut ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
         ids.sort_unstable();
         ids.dedup();

@@ -9,7 +9,8 @@
 //! the reports ([`report`]) and the summary fit to publish ([`publish`]); cases
 //! needing a capability the engine lacks are not applicable ([`capability`]),
 //! and canonical text is compared by re-parsing ([`reparse`]). [`stats`] measures the corpus itself, and
-//! [`seeds`] turns it into fuzzing seeds. [`adapter`] serves our toolchain
+//! [`seeds`] turns it into fuzzing seeds; [`selection`] narrows a run (`--only`, `--tag`,
+//! `--skip`, `--expected-failures`). [`adapter`] serves our toolchain
 //! over the protocol (`cal conformance adapter`). The corpus and its fixture
 //! stores are compiled into the binary ([`embedded`], [`load_embedded_corpus`]),
 //! so a run needs no source tree; a directory can still be given instead
@@ -38,6 +39,7 @@ pub mod reparse;
 pub mod report;
 pub mod runner;
 pub mod seeds;
+pub mod selection;
 pub mod stats;
 pub mod subprocess;
 pub mod toon_layout;

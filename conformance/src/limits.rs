@@ -198,3 +198,24 @@ fn pair(t: &Template, info: &LimitInfo, value: u64, index: usize) -> Result<[Cas
         make(format!("gen.limit.{name}.{past_word}"), past, reject, past_word)?,
     ])
 }
+
+/// Why a hand-written case cannot judge this implementation: it is tagged with a configurable
+/// limit (`MAX_ADD_PER_MINUTE`) and written at the spec's value, which the implementation
+/// declared otherwise in `hello` (§17.3 "implementation-configurable"; ruling C32). Generated
+/// boundary pairs follow the declared value instead ([`boundary_cases_for`]), so they are never
+/// excused.
+pub fn written_at_another_value(case: &Case, declared: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+    if case.has_flag(crate::case::Flag::Generated) || declared.is_empty() {
+        return None;
+    }
+    case.tags.iter().find_map(|tag| {
+        let limit = LIMITS.iter().find(|l| l.configurable && l.name == tag)?;
+        let value = declared.get(limit.name)?.as_u64()?;
+        (value != limit.value).then(|| {
+            format!(
+                "not applicable: written at §17.3's {} = {}, and the implementation declares {value}",
+                limit.name, limit.value
+            )
+        })
+    })
+}

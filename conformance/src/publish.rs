@@ -183,6 +183,21 @@ pub fn summary_markdown(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus
             outcomes.iter().filter(|x| x.status == Status::NotApplicable).count()
         );
     }
+    if let Some(e) = &s.expected_failures {
+        let _ = writeln!(
+            o,
+            "\n**Expected failures**: {} listed, {} failed as expected, {} passed unexpectedly, {} not run; {} \
+             unexpected failure(s).",
+            e.listed,
+            e.failed.len(),
+            e.passed.len(),
+            e.not_run.len(),
+            e.unexpected_failures
+        );
+        for id in &e.passed {
+            let _ = writeln!(o, "- `{id}`: passed unexpectedly");
+        }
+    }
     let failing: Vec<&Outcome> =
         outcomes.iter().filter(|x| !matches!(x.status, Status::Passed | Status::NotApplicable)).collect();
     if failing.is_empty() {
@@ -192,7 +207,8 @@ pub fn summary_markdown(hello: &Hello, s: &Summary, outcomes: &[Outcome], corpus
     let _ = writeln!(o, "\n## Cases not passed ({})\n", failing.len());
     for x in failing.iter().take(MARKDOWN_FAILURES) {
         let should = if x.should_case { ", SHOULD" } else { "" };
-        let _ = writeln!(o, "- `{}` ({}, {}{should}): {}", x.id, x.kind.as_str(), x.level, x.status.as_str());
+        let expected = if x.expected_failure { " (expected failure)" } else { "" };
+        let _ = writeln!(o, "- `{}` ({}, {}{should}): {}{expected}", x.id, x.kind.as_str(), x.level, x.status.as_str());
         for m in &x.mismatches {
             let _ = writeln!(
                 o,

@@ -130,6 +130,11 @@ struct RawInvariant {
     mentions: Option<Vec<String>>,
     parses_as: Option<String>,
     is: Option<String>,
+    /// HISTORY … DIFF: field → `[one value, the other]`.
+    changes: Option<serde_json::Map<String, Value>>,
+    /// With `changes`: fields the part showing them must not name.
+    #[serde(default)]
+    unchanged: Vec<String>,
     section: Option<String>,
     ruling: Option<String>,
 }
@@ -143,6 +148,30 @@ impl RawInvariant {
                 .find(|shape| shape.as_str() == s)
                 .ok_or_else(|| format!("unknown shape {s:?}"))
         };
+        if let Some(changes) = self.changes {
+            let others = self.contains.is_some()
+                || self.excludes.is_some()
+                || self.mentions.is_some()
+                || self.parses_as.is_some()
+                || self.is.is_some();
+            if others {
+                return Err(
+                    "an invariant has exactly one rule: contains, excludes, mentions, parses_as, is or changes".into(),
+                );
+            }
+            let mut changed = Vec::new();
+            for (field, pair) in changes {
+                match pair.as_array().map(Vec::as_slice) {
+                    Some([a, b]) => changed.push((field, a.clone(), b.clone())),
+                    _ => return Err(format!("changes.{field}: expected [one value, the other]")),
+                }
+            }
+            let rule = Rule::Changes(crate::case::Changes { changed, unchanged: self.unchanged });
+            return Ok(Invariant { pointer: self.pointer, rule, section: self.section, ruling: self.ruling });
+        }
+        if !self.unchanged.is_empty() {
+            return Err("`unchanged` goes with `changes` only".into());
+        }
         let rule = match (self.contains, self.excludes, self.mentions, self.parses_as, self.is) {
             (Some(v), None, None, None, None) => Rule::Contains(v),
             (None, Some(v), None, None, None) => Rule::Excludes(v),

@@ -121,6 +121,9 @@ pub fn case_line(o: &Outcome) -> Value {
     if let Some(m) = &o.message {
         line["message"] = m.clone().into();
     }
+    if o.expected_failure {
+        line["expected_failure"] = true.into();
+    }
     if o.status != Status::Passed && !o.sections.is_empty() {
         line["sections"] = serde_json::to_value(&o.sections).unwrap_or_default();
     }
@@ -142,6 +145,7 @@ pub fn summary_json(s: &Summary, outcomes: &[Outcome]) -> Value {
         "certified_level": s.certified.map(|l| l.as_str()),
         "declared_certified": s.declared_certified(),
         "filter": s.filter,
+        "expected_failures": s.expected_failures,
         "total": s.total,
         "levels": levels,
         "should": s.should,
@@ -212,6 +216,21 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
     for (ruling, t) in r.by_ruling.iter().filter(|(_, t)| t.passed < t.checks) {
         let _ = writeln!(out, "  {ruling}: {}/{} followed", t.passed, t.checks);
     }
+    if let Some(e) = &s.expected_failures {
+        let _ = writeln!(
+            out,
+            "expected failures: {} listed, {} failed as expected, {} passed unexpectedly, {} not run; \
+             {} unexpected failure(s)",
+            e.listed,
+            e.failed.len(),
+            e.passed.len(),
+            e.not_run.len(),
+            e.unexpected_failures
+        );
+        for id in e.passed.iter().take(max_failures) {
+            let _ = writeln!(out, "  {id}: passed unexpectedly (take it off the list)");
+        }
+    }
     if !hello.lacks.is_empty() {
         let lacks: Vec<&str> = hello.lacks.iter().map(|c| c.as_str()).collect();
         let _ = writeln!(
@@ -228,7 +247,9 @@ pub fn human(hello: &Hello, s: &Summary, outcomes: &[Outcome], max_failures: usi
         for o in failing.iter().take(max_failures) {
             let sections =
                 if o.sections.is_empty() { String::new() } else { format!(" §{}", o.sections.join(", §")) };
-            let _ = writeln!(out, "  {} [{} {}] {}{sections}", o.id, o.kind.as_str(), o.level, o.status.as_str());
+            let expected = if o.expected_failure { " (expected failure)" } else { "" };
+            let _ =
+                writeln!(out, "  {} [{} {}] {}{expected}{sections}", o.id, o.kind.as_str(), o.level, o.status.as_str());
             for m in &o.mismatches {
                 let _ = writeln!(
                     out,

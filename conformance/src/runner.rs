@@ -72,6 +72,9 @@ pub struct Outcome {
     pub message: Option<String>,
     /// The spec sections the case pins, reported with its failures.
     pub sections: Vec<String>,
+    /// Listed as expected to fail (`--expected-failures`, [`crate::selection`]) and did not
+    /// pass: reported as an expected failure.
+    pub expected_failure: bool,
 }
 
 /// How a run is configured.
@@ -89,6 +92,10 @@ pub struct RunOptions {
     /// The capabilities the implementation declared it lacks: cases needing them are not
     /// applicable (`Hello::lacks`).
     pub lacks: Vec<Capability>,
+    /// The limits the implementation declared (`Hello::limits`): a hand-written case tagged with a
+    /// configurable limit it declares at another value than the spec's is not applicable
+    /// ([`crate::limits::written_at_another_value`], ruling C32).
+    pub limits: serde_json::Map<String, Value>,
 }
 
 /// Runs every case (in order) and returns one outcome per case at or below
@@ -139,6 +146,10 @@ pub fn run_observed(
                 continue;
             }
         }
+        if let Some(message) = crate::limits::written_at_another_value(case, &opts.limits) {
+            out.push(outcome(case, Status::NotApplicable, Judgement::default(), Some(message)));
+            continue;
+        }
         let before = imp.timeouts();
         out.push(run_case(imp, case, opts, &mut fixtures));
         in_a_row = if imp.timeouts() > before { in_a_row + 1 } else { 0 };
@@ -165,6 +176,7 @@ fn outcome(case: &Case, status: Status, judgement: Judgement, message: Option<St
         rulings: judgement.rulings,
         message,
         sections: case.sections.clone(),
+        expected_failure: false,
     }
 }
 

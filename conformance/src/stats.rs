@@ -11,6 +11,7 @@
 //! terminal are listed as not measurable.
 
 use crate::case::{Body, Case, Flag, Level, ParseExpect, QueryInput, WireCase};
+use crate::exclusions::POSITIONS;
 use cal_grammar::limits::LIMITS;
 use cal_grammar::{Code, Keyword, WithOptionName};
 use cal_lexer::Token;
@@ -59,6 +60,9 @@ pub struct Stats {
     pub execute_per_keyword: BTreeMap<&'static str, usize>,
     /// §17.3 limits: name → (generated boundary cases, hand-written cases tagged with the name).
     pub limits: BTreeMap<&'static str, (usize, usize)>,
+    /// §2.4 excluded words: word → position (`crate::exclusions::POSITIONS`, and `other` for a
+    /// case tagged `excluded:<WORD>` without a position) → cases. Every word and position listed.
+    pub per_exclusion: BTreeMap<&'static str, BTreeMap<&'static str, usize>>,
 }
 
 /// Measures a corpus.
@@ -88,7 +92,11 @@ pub fn measure(cases: &[Case]) -> Stats {
     for l in LIMITS.iter().filter(|l| l.section.split(',').any(|x| x.trim() == "17.3")) {
         s.limits.insert(l.name, (0, 0));
     }
+    for w in cal_grammar::vocab::ExcludedWord::ALL {
+        s.per_exclusion.insert(w.as_str(), POSITIONS.iter().map(|p| (*p, 0)).collect());
+    }
     for case in cases {
+        count_exclusion(&mut s, case);
         *s.per_kind.entry(case.kind().as_str()).or_default() += 1;
         *s.per_level.entry(case.level.as_str()).or_default() += 1;
         s.generated += usize::from(case.has_flag(Flag::Generated));
@@ -132,6 +140,20 @@ pub fn measure(cases: &[Case]) -> Stats {
         }
     }
     s
+}
+
+/// Counts a case tagged `excluded:<WORD>` under its word and position.
+fn count_exclusion(s: &mut Stats, case: &Case) {
+    let position = POSITIONS
+        .iter()
+        .find(|p| case.tags.iter().any(|t| t.strip_prefix("excluded-as:") == Some(**p)))
+        .copied()
+        .unwrap_or("other");
+    for word in case.tags.iter().filter_map(|t| t.strip_prefix("excluded:")) {
+        if let Some(per) = s.per_exclusion.get_mut(word) {
+            *per.entry(position).or_default() += 1;
+        }
+    }
 }
 
 /// The statements of a query as its JSON form names them (`recall`, `assemble`, …), plus `let`.
@@ -284,6 +306,17 @@ impl Stats {
         self.per_code.iter().filter(|(_, n)| **n < MIN_CASES_PER_CODE).map(|(c, n)| (*c, *n)).collect()
     }
 
+    /// The excluded words lacking a case in some position, with the positions they lack.
+    pub fn exclusions_missing(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+        self.per_exclusion
+            .iter()
+            .filter_map(|(w, per)| {
+                let lacking: Vec<&'static str> = POSITIONS.iter().copied().filter(|p| per.get(p) == Some(&0)).collect();
+                (!lacking.is_empty()).then_some((*w, lacking))
+            })
+            .collect()
+    }
+
     /// The statistics as JSON.
     pub fn to_json(&self) -> Value {
         let under = |m: &BTreeMap<&'static str, usize>| -> Vec<Value> {
@@ -319,6 +352,9 @@ impl Stats {
             "execute_per_with_option": self.execute_per_with_option,
             "execute_per_keyword": self.execute_per_keyword,
             "limits_17_3": limits,
+            "exclusion_positions": POSITIONS,
+            "per_exclusion": self.per_exclusion,
+            "exclusions_missing_a_position": self.exclusions_missing().iter().map(|(w, ps)| json!({ "word": w, "positions": ps })).collect::<Vec<_>>(),
         })
     }
 
@@ -423,6 +459,24 @@ impl Stats {
                 "  {name:<28} {g:>3} / {h:<3}{}",
                 if *g >= 2 || *h >= 2 { "" } else { "  ← no boundary pair" }
             );
+        }
+        let missing = self.exclusions_missing();
+        let _ = writeln!(
+            o,
+            "\n§2.4 excluded words: {}/{} have a case in every position; cases per word and position:",
+            self.per_exclusion.len() - missing.len(),
+            self.per_exclusion.len()
+        );
+        let _ = writeln!(o, "  {:<12} {}", "word", POSITIONS.join(" "));
+        for (word, per) in &self.per_exclusion {
+            let cells: Vec<String> =
+                POSITIONS.iter().map(|p| format!("{:>w$}", per.get(p).copied().unwrap_or(0), w = p.len())).collect();
+            let other = per.get("other").copied().unwrap_or(0);
+            let other = if other > 0 { format!("  other {other}") } else { String::new() };
+            let _ = writeln!(o, "  {word:<12} {}{other}", cells.join(" "));
+        }
+        for (word, lacking) in &missing {
+            let _ = writeln!(o, "  {word} lacks: {}", lacking.join(", "));
         }
         o
     }

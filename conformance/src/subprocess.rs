@@ -4,6 +4,8 @@
 //! timeout; an adapter that hangs is killed, one that exits is restarted on
 //! the next request (with `hello` again and its fixtures reloaded), and a
 //! message that is not valid JSON or breaks its schema is an `errored` answer.
+//! A fixture that fails to reload after a restart is dropped: the requests that
+//! need it are errored with the reason, every other request goes on.
 
 use crate::implementation::Implementation;
 use crate::protocol::{Answer, Hello, Request, hello_request};
@@ -86,6 +88,9 @@ pub struct Subprocess {
     next_id: u64,
     /// `load_fixture` requests that succeeded, replayed after a restart.
     fixtures: Vec<Request>,
+    /// Fixtures that failed to reload after a restart (name → why): dropped from the replay
+    /// set; a request naming one is errored without being sent.
+    lost: std::collections::BTreeMap<String, String>,
     /// How many times the adapter was (re)started.
     starts: usize,
     /// Failed starts since the last successful one.
@@ -105,6 +110,7 @@ impl Subprocess {
             timeouts: 0,
             next_id: 1,
             fixtures: Vec::new(),
+            lost: std::collections::BTreeMap::new(),
             starts: 0,
             failed_starts: 0,
         }
@@ -181,23 +187,44 @@ impl Subprocess {
         }
     }
 
-    /// Spawn, `hello`, and replay of the fixtures loaded before.
+    /// Spawn, `hello`, and replay of the fixtures loaded before. A fixture that fails to
+    /// reload is dropped from the replay set (its requests are errored with the reason,
+    /// [`Subprocess::lost`]) and the start goes on; when the adapter dies while reloading
+    /// one, it is started again with the rest (each round drops a fixture, so this ends).
     fn start(&mut self) -> Result<Hello, String> {
-        self.spawn()?;
-        // Starting a process (an interpreter, a JIT, a store) may take longer than answering a
-        // request: `hello` gets at least STARTUP_TIMEOUT.
-        let answer = self.exchange_within(&hello_request(), self.timeout.max(STARTUP_TIMEOUT))?;
-        validate("hello-response", &answer)?;
-        let hello = Hello::from_message(&answer).ok_or("the hello answer is incomplete")?;
-        for request in self.fixtures.clone() {
-            match self.send(&request) {
-                Answer::Ok(_) => {}
-                Answer::Skipped(m) | Answer::Errored(m) => {
-                    return Err(format!("reloading a fixture after a restart: {m}"));
+        loop {
+            self.spawn()?;
+            // Starting a process (an interpreter, a JIT, a store) may take longer than answering
+            // a request: `hello` gets at least STARTUP_TIMEOUT.
+            let answer = self.exchange_within(&hello_request(), self.timeout.max(STARTUP_TIMEOUT))?;
+            validate("hello-response", &answer)?;
+            let hello = Hello::from_message(&answer).ok_or("the hello answer is incomplete")?;
+            let mut died = false;
+            for request in self.fixtures.clone() {
+                let Request::LoadFixture { name, .. } = &request else { continue };
+                let why = match self.send(&request) {
+                    Answer::Ok(_) => continue,
+                    Answer::Skipped(m) => format!("skipped ({m})"),
+                    Answer::Errored(m) => m,
+                };
+                self.fixtures.retain(|r| !matches!(r, Request::LoadFixture { name: n, .. } if n == name));
+                self.lost.insert(name.clone(), why);
+                if self.running.is_none() {
+                    died = true;
+                    break;
                 }
             }
+            if !died {
+                return Ok(hello);
+            }
         }
-        Ok(hello)
+    }
+
+    /// Why a request cannot be sent: it names a fixture that failed to reload after a restart.
+    fn lost_fixture(&self, request: &Request) -> Option<String> {
+        let Request::Execute { fixture, .. } = request else { return None };
+        let why = self.lost.get(fixture)?;
+        Some(format!("fixture {fixture:?} failed to reload after the adapter restarted: {why}"))
     }
 
     /// One request on a running adapter, validated against its response schema.
@@ -236,14 +263,22 @@ impl Implementation for Subprocess {
     }
 
     fn request(&mut self, request: &Request) -> Answer {
+        if let Some(why) = self.lost_fixture(request) {
+            return Answer::Errored(why);
+        }
         if let Err(e) = self.ensure_started() {
             self.running = None;
             return Answer::Errored(e);
+        }
+        // A restart just now may have failed to reload the fixture this request needs.
+        if let Some(why) = self.lost_fixture(request) {
+            return Answer::Errored(why);
         }
         let answer = self.send(request);
         if let (Request::LoadFixture { name, .. }, Answer::Ok(_)) = (request, &answer) {
             self.fixtures.retain(|r| !matches!(r, Request::LoadFixture { name: n, .. } if n == name));
             self.fixtures.push(request.clone());
+            self.lost.remove(name);
         }
         answer
     }

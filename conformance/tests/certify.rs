@@ -17,6 +17,7 @@ fn outcome(id: &str, level: Level, status: Status, should_case: bool) -> Outcome
         rulings: Vec::new(),
         message: None,
         sections: Vec::new(),
+        expected_failure: false,
     }
 }
 
@@ -102,4 +103,38 @@ fn describe_and_the_adapter_declare_the_same_level() {
         readme.contains(&format!("conformance level: **{}**", cal_interp::DECLARED_LEVEL)),
         "the README states the declared level"
     );
+}
+
+/// Expected failures (`--expected-failures`, ruling C28): a listed case that does not pass is
+/// expected, one that passes is an unexpected pass, an unlisted required failure is
+/// unexpected; SHOULD cases never count. (outcomes, listed ids, as expected?, expected,
+/// passed unexpectedly, not run, unexpected failures)
+#[test]
+fn expected_failures_are_judged_against_the_list() {
+    use cal_conformance::selection::ExpectedFailures;
+    type Row = (Vec<(&'static str, Status, bool)>, Vec<&'static str>, bool, usize, usize, usize, usize);
+    let table: Vec<Row> = vec![
+        (vec![("a", Status::Failed, false), ("b", Status::Passed, false)], vec!["a"], true, 1, 0, 0, 0),
+        (vec![("a", Status::Errored, false), ("b", Status::Skipped, false)], vec!["a", "b"], true, 2, 0, 0, 0),
+        (vec![("a", Status::Passed, false)], vec!["a"], false, 0, 1, 0, 0),
+        (vec![("a", Status::Failed, false), ("b", Status::Failed, false)], vec!["a"], false, 1, 0, 0, 1),
+        (vec![("a", Status::Failed, false), ("s", Status::Failed, true)], vec!["a", "zz"], true, 1, 0, 1, 0),
+        (vec![("a", Status::NotApplicable, false)], vec!["a"], true, 0, 0, 1, 0),
+    ];
+    for (outs, listed, ok, failed, passed, not_run, unexpected) in table {
+        let outcomes: Vec<Outcome> =
+            outs.iter().map(|(id, st, should)| outcome(id, Level::Core, *st, *should)).collect();
+        let listed: std::collections::BTreeSet<String> = listed.iter().map(|s| s.to_string()).collect();
+        let e = ExpectedFailures::judge(&listed, &outcomes);
+        let got = (e.as_expected(), e.failed.len(), e.passed.len(), e.not_run.len(), e.unexpected_failures);
+        assert_eq!(got, (ok, failed, passed, not_run, unexpected), "{outs:?} listing {listed:?}");
+        let mut marked = outcomes.clone();
+        e.mark(&mut marked);
+        for o in &marked {
+            assert_eq!(o.expected_failure, e.failed.contains(&o.id), "{}", o.id);
+        }
+        let s = summarize(Level::Core, &outcomes).filtered("--expected-failures x".into()).with_expected(Some(e));
+        assert_eq!(s.all_required_passed(), ok);
+        assert_eq!(s.certified, None, "a run with expected failures certifies nothing");
+    }
 }

@@ -132,6 +132,12 @@ fn a_ruled_code_needs_only_a_rejection_in_the_right_phase() {
     assert_eq!(judge(&syntax).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["phase"]);
     let accepted = json!({"accept": true, "diagnostics": []});
     assert_eq!(judge(&accepted).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["accept", "phase"]);
+    // Any one code in the right phase, but one: a list of codes fails (ruling C16, as C3).
+    let sprayed = json!({"accept": false, "diagnostics": [
+        {"code": "CAL-E001", "severity": "error", "phase": "check", "message": "m"}, diag("CAL-E013", "check", 7)]});
+    assert_eq!(judge(&sprayed).mismatches.iter().map(|m| m.what.as_str()).collect::<Vec<_>>(), ["no other code"]);
+    let twice = json!({"accept": false, "diagnostics": [diag("X-MINE", "check", 7), diag("X-MINE", "check", 9)]});
+    assert!(judge(&twice).mismatches.is_empty(), "the same code twice is one code");
 }
 
 fn answer(results: &[&str], before: &str, after: &str) -> serde_json::Value {
@@ -223,4 +229,51 @@ fn a_round_trip_requires_the_same_tree_and_scores_no_layout() {
     assert_eq!(whats, ["canonical round trip"]);
     let none = json!({"accept": true});
     assert_eq!(parse(&expect, &none).mismatches.len(), 1, "an accepted query without a canonical text fails");
+}
+
+/// A DIFF is checked by what it shows, not by its shape (ruling C33): some part of the answer
+/// outside `results` names each changed field with both its values, and (the stricter form)
+/// names no unchanged field. (response, with `unchanged` listed?, holds?)
+#[test]
+fn a_diff_is_judged_by_the_changes_it_shows_in_any_shape() {
+    use cal_conformance::case::Changes;
+    use cal_conformance::compare::shows_changes;
+    let grain = |object: &str, confidence: f64| json!({"subject": "bob", "relation": "mg:prefers", "object": object, "confidence": confidence});
+    let results = json!([{"grain": grain("vim", 0.9)}, {"grain": grain("emacs", 0.7)}]);
+    let with = |extra: serde_json::Value| {
+        let mut r = json!({"results": results.clone(), "total": 2});
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            r[k] = v;
+        }
+        r
+    };
+    let table: Vec<(serde_json::Value, bool, bool)> = vec![
+        // Ours (interp ruling S2): a list of {field, from, to}.
+        (
+            with(json!({"diff": {"changes": [{"field": "object", "from": "vim", "to": "emacs"},
+                                           {"field": "confidence", "from": 0.9, "to": 0.7}]}})),
+            true,
+            true,
+        ),
+        // Keyed by field, the other order, other words.
+        (with(json!({"delta": {"object": {"old": "emacs", "new": "vim"}, "confidence": [0.7, 0.9]}})), true, true),
+        // Both versions side by side: shows the changes, but names every field.
+        (with(json!({"diff": {"left": grain("vim", 0.9), "right": grain("emacs", 0.7)}})), false, true),
+        (with(json!({"diff": {"left": grain("vim", 0.9), "right": grain("emacs", 0.7)}})), true, false),
+        // No diff at all: the results hold both versions, which is not a diff.
+        (with(json!({})), false, false),
+        // A value missing, or a field not named.
+        (with(json!({"diff": {"changes": [{"field": "object", "from": "vim", "to": "emacs"}]}})), false, false),
+        (with(json!({"diff": {"changes": [["vim", "emacs"], [0.9, 0.7]]}})), false, false),
+    ];
+    for (i, (response, strict, holds)) in table.into_iter().enumerate() {
+        let changes = Changes {
+            changed: vec![
+                ("object".into(), json!("vim"), json!("emacs")),
+                ("confidence".into(), json!(0.9), json!(0.7)),
+            ],
+            unchanged: if strict { vec!["subject".into(), "relation".into()] } else { Vec::new() },
+        };
+        assert_eq!(shows_changes(&response, &changes, true), holds, "row {i}: {response}");
+    }
 }

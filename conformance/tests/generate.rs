@@ -190,3 +190,43 @@ fn limit_and_offset_alone_are_core() {
         assert_eq!(level(id), Extended, "{id}");
     }
 }
+
+/// The hand-written rate cases are written at §17.3's defaults; an engine that declares
+/// another value for the limit in `hello` gets them not applicable, with the reason, and an
+/// engine declaring the default (or nothing) runs them. Generated boundary pairs follow the
+/// declared value instead and are never excused (ruling C32).
+/// (case id, declared limits, not applicable?)
+#[test]
+fn cases_written_at_a_default_limit_are_not_applicable_when_another_value_is_declared() {
+    use cal_conformance::limits::written_at_another_value;
+    let cases = whole_corpus();
+    let table: Vec<(&str, serde_json::Value, bool)> = vec![
+        ("execute.evolve-rate.002", serde_json::json!({"MAX_ADD_PER_MINUTE": 50}), true),
+        ("execute.evolve-rate.006", serde_json::json!({"MAX_ADD_PER_MINUTE": 10}), true),
+        ("execute.evolve-rate.002", serde_json::json!({"MAX_ADD_PER_MINUTE": 20}), false),
+        ("execute.evolve-rate.002", serde_json::json!({}), false),
+        ("execute.evolve-rate.002", serde_json::json!({"MAX_SUPERSEDE_PER_MINUTE": 3}), false),
+        ("execute.evolve-rate.007", serde_json::json!({"MAX_SUPERSEDE_PER_MINUTE": 3}), true),
+        ("execute.evolve-rate.008", serde_json::json!({"MAX_SUPERSEDE_PER_MINUTE": 10}), false),
+        ("gen.limit.max_in_set.over", serde_json::json!({"MAX_IN_SET": 50}), false),
+    ];
+    for (id, declared, excused) in table {
+        let case = cases.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("no case {id}"));
+        let declared = declared.as_object().cloned().unwrap_or_default();
+        let why = written_at_another_value(case, &declared);
+        assert_eq!(why.is_some(), excused, "{id} with {declared:?}: {why:?}");
+        if let Some(why) = why {
+            assert!(why.starts_with("not applicable: written at §17.3's") && why.contains("declares"), "{why}");
+        }
+    }
+    // Every §17.3 rate with a hand-written pair: the over case and the at case, tagged.
+    for limit in ["MAX_ADD_PER_MINUTE", "MAX_SUPERSEDE_PER_MINUTE"] {
+        let tagged: Vec<&str> =
+            cases.iter().filter(|c| c.tags.iter().any(|t| t == limit)).map(|c| c.id.as_str()).collect();
+        assert!(tagged.len() >= 2, "{limit}: {tagged:?}");
+        assert!(
+            cases.iter().any(|c| c.tags.iter().any(|t| t == limit) && c.tags.iter().any(|t| t == "limit-boundary")),
+            "{limit} has an at-the-limit case"
+        );
+    }
+}

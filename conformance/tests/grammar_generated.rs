@@ -31,6 +31,17 @@ fn seven_thousand_generated_cases_our_engine_passes() {
         .filter(|c| matches!(&c.body, Body::Parse(p) if matches!(&p.expect, ParseExpect::Accept { reads_back_as: Some(_), .. })))
         .count();
     assert!(round_trips >= 4_000, "{round_trips}");
+    // Every mutation kind is there (ruling C35): the first error Appendix C names for each.
+    let mut codes = std::collections::BTreeSet::new();
+    for c in &cases {
+        if let Body::Parse(p) = &c.body
+            && let ParseExpect::Reject { code, .. } = &p.expect
+        {
+            codes.insert(code.clone());
+        }
+    }
+    let want = ["E002", "E003", "E004", "E005", "E006", "E015", "E020", "E022", "E070", "E071"];
+    assert_eq!(codes, want.iter().map(|c| format!("CAL-{c}")).collect(), "mutation codes");
     let outcomes = runner::run(&mut InProcess::new(), &cases, &RunOptions::default());
     let bad: Vec<_> = outcomes.iter().filter(|o| o.status != Status::Passed).take(5).collect();
     assert!(bad.is_empty(), "{bad:#?}");

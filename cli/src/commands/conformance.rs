@@ -17,6 +17,7 @@ use cal_conformance::embedded::{self, Provenance};
 use cal_conformance::inprocess::InProcess;
 use cal_conformance::report::CorpusFacts;
 use cal_conformance::runner::{self, RunOptions};
+use cal_conformance::selection::{self, Selection};
 use cal_conformance::subprocess::Subprocess;
 use cal_conformance::{Implementation, Level, certify, report, seeds, stats};
 
@@ -104,6 +105,19 @@ pub struct RunArgs {
     /// it exits 0 when every required case it ran passed.
     #[arg(long, value_name = "PREFIX")]
     pub only: Vec<String>,
+    /// Run only the cases carrying TAG (repeatable: any of them), e.g. `--tag E003` or
+    /// `--tag excluded:DELETE`. Certifies nothing, like `--only`.
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// Leave out the cases listed in FILE (repeatable): one case id or id prefix a line, `#`
+    /// comments. Certifies nothing, like `--only`.
+    #[arg(long, value_name = "FILE")]
+    pub skip: Vec<PathBuf>,
+    /// The case ids in FILE (repeatable; one a line, `#` comments) are expected to fail: they
+    /// are reported as expected failures, a listed case that passes is reported as an
+    /// unexpected pass. Certifies nothing; exits 0 when the run went as listed.
+    #[arg(long, value_name = "FILE")]
+    pub expected_failures: Vec<PathBuf>,
     /// How many failing cases the table lists.
     #[arg(long, value_name = "N", default_value_t = 40)]
     pub max_failures: usize,
@@ -171,25 +185,32 @@ fn run_suite(args: &RunArgs) -> ExitCode {
         hello.level = level;
     }
     cal_conformance::adapt_limits(&mut corpus, &hello.limits);
-    if !args.only.is_empty() {
-        corpus.cases.retain(|c| args.only.iter().any(|p| c.id.starts_with(p.as_str())));
-    }
+    let selection = match selection_of(args) {
+        Ok(s) => s,
+        Err(e) => return super::usage_error(&e),
+    };
+    selection.apply(&mut corpus.cases);
     let opts = RunOptions {
         fixtures_dir,
         max_level,
         deadline: Some(Duration::from_secs(args.deadline)),
         max_consecutive_timeouts: Some(args.max_timeouts),
         lacks: hello.lacks.clone(),
+        limits: hello.limits.clone(),
     };
     let bar = crate::progress::bar(corpus.cases.len(), "cases");
-    let outcomes = runner::run_observed(imp.as_mut(), &corpus.cases, &opts, &mut || bar.inc(1));
+    let mut outcomes = runner::run_observed(imp.as_mut(), &corpus.cases, &opts, &mut || bar.inc(1));
     bar.finish_and_clear();
     let mut summary = certify::summarize(hello.level, &outcomes);
-    let filtered = !args.only.is_empty();
-    if filtered {
-        let only: Vec<String> = args.only.iter().map(|p| format!("--only {p}")).collect();
-        summary = summary.filtered(only.join(" "));
+    let expected = selection.expected(&outcomes);
+    if let Some(e) = &expected {
+        e.mark(&mut outcomes);
     }
+    let filtered = selection.describe();
+    if let Some(filter) = &filtered {
+        summary = summary.filtered(filter.clone()).with_expected(expected);
+    }
+    let filtered = filtered.is_some();
     if let Some(path) = &args.report {
         let text = report::jsonl(&hello, &outcomes, &summary, &facts);
         if let Err(e) = super::write_file(path, text.as_bytes()) {
@@ -221,6 +242,26 @@ fn run_suite(args: &RunArgs) -> ExitCode {
     }
     let passed = if filtered { summary.all_required_passed() } else { summary.declared_certified() };
     if passed { super::OK } else { super::invalid() }
+}
+
+/// The run's selection from `--only`, `--tag`, `--skip` and `--expected-failures`, the list
+/// files read; an error names a file that cannot be read.
+fn selection_of(args: &RunArgs) -> Result<Selection, String> {
+    let read = |path: &PathBuf| {
+        std::fs::read_to_string(path)
+            .map(|t| selection::parse_list(&t))
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let mut s = Selection { only: args.only.clone(), tags: args.tag.clone(), ..Selection::default() };
+    for path in &args.skip {
+        s.skip.extend(read(path)?);
+        s.skip_files.push(path.display().to_string());
+    }
+    for path in &args.expected_failures {
+        s.expected_failures.extend(read(path)?);
+        s.expected_files.push(path.display().to_string());
+    }
+    Ok(s)
 }
 
 fn serve(broken: Option<&str>) -> ExitCode {

@@ -173,6 +173,56 @@ def statements():
       fields={"/count": 0})
     s("empty", "RECALL LIKE \"anything\"", "extended", ["empty-store", "like"], ["9.4"], keys=[])
     s("empty", 'HISTORY WHERE subject = "alice" AND relation = "mg:prefers"', "extended", ["empty-store", "history"], ["8.4"], keys=[])
+    # HISTORY … DIFF (§8.4, "show changes between two versions"): what changed is judged by invariant
+    # (ruling C33), whatever the answer's shape: some part of it outside `results` names each changed
+    # field with both values; naming no unchanged field besides, and our `diff` member, are rulings.
+    CORE_FIELDS = ["subject", "relation", "object", "confidence", "namespace", "user_id", "type", "importance"]
+    for x, y in [("editor-v2", "editor-v1"), ("editor-v1", "editor-v2"), ("theme-v3", "theme-v1"), ("city-v2", "city-v1"),
+                 ("status-v5", "status-v1"), ("editor-v2", "alice-tea")]:
+        gx, gy = c.rec(x)["g"], c.rec(y)["g"]
+        changed = {k: [gx[k], gy[k]] for k in CORE_FIELDS if gx.get(k) != gy.get(k)}
+        unchanged = [k for k in CORE_FIELDS if gx.get(k) == gy.get(k)]
+        invariants = [{"pointer": "", "changes": changed, "section": "8.4"},
+                      {"pointer": "", "changes": changed, "unchanged": unchanged,
+                       "ruling": "spec-decisions-conformance.md C33"}]
+        same_chain = not (x == "editor-v2" and y == "alice-tea")
+        s(sc, f"HISTORY sha256:{c.hexof(x)} DIFF sha256:{c.hexof(y)}", "extended", ["history", "diff"], ["8.4"],
+          fields={"/_cal/statement_type": "history", "/diff/from": c.hexof(x), "/diff/to": c.hexof(y),
+                  "/diff/same_chain": same_chain},
+          rulings={"field /diff/from": "spec-decisions-interp.md S2", "field /diff/to": "spec-decisions-interp.md S2",
+                   "field /diff/same_chain": "spec-decisions-interp.md S2"},
+          invariants=invariants,
+          desc=f"DIFF shows what changed from {x} to {y}: " + ", ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in changed.items())
+          + (" (versions of different chains)" if not same_chain else "") + ".")
+
+    # Compliance (§19, §23; ruling C34): what of them a request can observe. DSAR completeness
+    # (§19.2 Art. 15: "RECALL WHERE user_id = ... | COUNT"), injection prevention (a parameter is a
+    # value, never query text), Tier 1 traceability (§19.4: REASON is mandatory), default
+    # minimization (the default LIMIT bounds a subject-access listing).
+    t1 = '{"namespace": "conf:main", "user_id": "alice", "tier": 1}'
+    for fx in ["all-types", "beliefs-basic", "relations"]:
+        fxd = fixture(fx)
+        n_alice = sum(1 for r in fxd.recs if not r["superseded"] and r["g"].get("user_id") == "alice")
+        s(fx, 'RECALL WHERE user_id = "alice" | COUNT', "extended", ["compliance", "dsar", "count", "user_id"],
+          ["19.2", "23"], fields={"/count": n_alice},
+          desc=f"A subject-access request (§19.2 Art. 15, §23 cal_dsar_completeness) counts every current grain of "
+               f"the user, of every type: {n_alice} in {fx}.")
+    for value in ['alice" OR subject = "bob', 'alice") | COUNT', 'alice" ; ADD belief SET subject = "x" SET '
+                  'relation = "r" SET object = "o" REASON "r']:
+        s(bb, "RECALL beliefs WHERE subject = $who", "core", ["compliance", "injection", "parameter"], ["23", "4"],
+          params={"who": value}, keys=[],
+          desc="A parameter is bound as a value, never read as query text (§23 cal_injection_prevention): no grain "
+               "has this subject, and nothing is written.")
+    s(sc, f'SUPERSEDE sha256:{c.hexof("editor-v2")} SET object = "nano"', "evolve",
+      ["compliance", "tier1", "supersede", "E018"], ["19.4", "23", "8.9"], error="CAL-E018", capability=t1,
+      desc="Tier 1 traceability (§19.4): a SUPERSEDE without REASON is refused, even under a Tier 1 token.")
+    s(sc, f'REVERT sha256:{c.hexof("editor-v2")}', "evolve", ["compliance", "tier1", "revert", "E018"],
+      ["19.4", "23", "8.10"], error="CAL-E018", capability=t1,
+      desc="Tier 1 traceability (§19.4): a REVERT without REASON is refused, even under a Tier 1 token.")
+    s("relations", 'RECALL WHERE user_id = "alice"', "core", ["compliance", "default-limit", "minimization"],
+      ["23", "17.3", "19.2"], fields={"/_cal/budget/grains_returned": 20}, total=23,
+      desc="Default minimization (§23 cal_default_minimization, GDPR Art. 25): a listing of all 23 of a user's "
+           "grains returns the default LIMIT of 20, the total counting all.")
 
 
 def build():

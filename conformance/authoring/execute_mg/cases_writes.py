@@ -152,11 +152,62 @@ RATE = [
 ]
 for n, (kind, fixture, cap, make) in enumerate(RATE, start=2):
     setup = [make(i) for i in range(20)]
-    case(WRITES, f"execute.evolve-rate.{n:03d}", "evolve", ["tier1", "E052", "rate"], ["17.3", "20.1", "22"],
+    case(WRITES, f"execute.evolve-rate.{n:03d}", "evolve", ["tier1", "E052", "rate", "MAX_ADD_PER_MINUTE"],
+         ["17.3", "20.1", "22"],
          f"The 21st ADD ({kind}s) within a minute in one namespace: AddQuotaExceeded (§17.3: 20 per minute, "
          "implementation-configurable, so the code is scored as a ruling).",
          fixture, make(20), {"error": {"code": "CAL-E052"}}, capability=cap, setup=setup,
          rulings={"error": "spec-decisions-service.md S12"})
+
+# --- the rate boundaries: at the limit the write succeeds, one over it is refused ----------------
+# §17.3's defaults (implementation-configurable; an engine declaring another value in `hello` gets
+# these cases not applicable, ruling C32): 20 ADD and 10 SUPERSEDE per minute per namespace.
+# SUPERSEDE needs a distinct current belief per write, and beliefs-basic has 28 in conf:main.
+# MAX_REVERT_PER_MINUTE (5) has no pair: a REVERT needs a current version that superseded another,
+# supersession-chains has 4, and versions made in `setup` have addresses only the engine knows.
+BASIC = [
+    "121d34884fd302b8c13b90548c7438cae2ff373e7d9643d8a54b1f6ae6319999",  # alice prefers flat white
+    "1805001a30a8be6c2ab5a24b4b43c2df11ce93843f6c6a515768fee65765bc6c",  # dave member_of team-beta
+    "28961ae602a9324b1d139551ec054a338b554bbac44089ba4fd8aead48646041",  # team-alpha led_by alice
+    "31ccfac2d25ee0b27f2ef3948439ec43fa3fdc2034b784be79782df95302ad3a",  # bob prefers dark mode
+    "3b6b51e80aa0f65fd60ca1bdf73c6e343401c5117bf1876975af9e7ec402a22d",  # project phoenix status
+    "3c599061b9d861b095645cb1320556cd51e037cb09a0e2565f779cd2f837c3d7",  # alice prefers async updates
+    "421af962af18096ad5f0b2734e33c4c9ed93bee18b943c24dd070029b645648f",  # bob prefers vim
+    "468c4c5e0bd7b722e9abffed26f4ea88ed9d6cee085646eb8f4dd209e50cb4af",  # dave prefers green tea
+    "48ce7a948abdc76126e98815b972f40f74289261a0c3a7ba661c5557113240d5",  # carol member_of team-alpha
+    "57ad3fcc3972fb4a8e0e5a5371572beaa3be3675bebd83aa1ddd0d32382eb032",  # dave knows forecasting
+    "92409d1e3f7c321c14f84b7d8c2f3b4b3edf68cf4079c6f704d7fe1186a57d18",  # alice prefers Rust
+]
+BASIC_SUBJECTS = ["alice", "dave", "team-alpha", "bob", "project phoenix", "alice", "bob", "dave", "carol", "dave",
+                  "alice"]
+
+
+def supersede(i):
+    return f'SUPERSEDE sha256:{BASIC[i]} SET confidence = 0.5 REASON "rate {i}"'
+
+
+case(WRITES, "execute.evolve-rate.006", "evolve", ["tier1", "rate", "MAX_ADD_PER_MINUTE", "limit-boundary", "add"],
+     ["17.3", "8.8"],
+     "The 20th ADD within a minute in one namespace is still allowed (§17.3: 20 per minute): the limit's "
+     "boundary, the 21st being AddQuotaExceeded (execute.evolve-rate.002).",
+     "beliefs-basic", add_belief("rate-19"),
+     # The store change counts the session's writes since the fixture was loaded: the setup's too.
+     {"store_change": {"added": [{"subject": f"rate-{i}", "relation": "mg:prefers", "namespace": NS}
+                                 for i in range(20)]}},
+     capability=TIER1, setup=[add_belief(f"rate-{i}") for i in range(19)])
+case(WRITES, "execute.evolve-rate.007", "evolve", ["tier1", "E043", "rate", "MAX_SUPERSEDE_PER_MINUTE", "supersede"],
+     ["17.3", "20.1", "22"],
+     "The 11th SUPERSEDE within a minute in one namespace is refused: WriteQuotaExceeded (§17.3: 10 per "
+     "minute, implementation-configurable; the code is scored as a ruling).",
+     "beliefs-basic", supersede(10), {"error": {"code": "CAL-E043"}}, capability=TIER1,
+     setup=[supersede(i) for i in range(10)], rulings={"error": "spec-decisions-service.md S12"})
+case(WRITES, "execute.evolve-rate.008", "evolve",
+     ["tier1", "rate", "MAX_SUPERSEDE_PER_MINUTE", "limit-boundary", "supersede"], ["17.3", "8.9"],
+     "The 10th SUPERSEDE within a minute in one namespace is still allowed (§17.3: 10 per minute).",
+     "beliefs-basic", supersede(9),
+     {"store_change": {"added": [{"subject": BASIC_SUBJECTS[i], "confidence": 0.5} for i in range(10)],
+                       "superseded": ["sha256:" + BASIC[i] for i in range(10)]}},
+     capability=TIER1, setup=[supersede(i) for i in range(9)])
 
 # --- CAL-E079 / E081 over HTTP ------------------------------------------------------------------
 ASM = 'ASSEMBLE ctx FROM prefs: (RECALL beliefs WHERE subject = "alice") BUDGET 500 tokens STREAM { all }'

@@ -311,6 +311,60 @@ def compare(case, resp, warnings, events=None):
     return diffs
 
 
+def _names(v, out):
+    if isinstance(v, str):
+        out.add(v)
+    elif isinstance(v, list):
+        for x in v:
+            _names(x, out)
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            out.add(k)
+            _names(x, out)
+    return out
+
+
+def _same(a, b):
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _holds(node, want):
+    if _same(node, want):
+        return True
+    children = node if isinstance(node, list) else list(node.values()) if isinstance(node, dict) else []
+    return any(_holds(c, want) for c in children)
+
+
+def shows_changes(value, changed, unchanged, top):
+    """A DIFF's changes (ruling C33; conformance/src/compare.rs::shows_changes does the same): some
+    object or array names every changed field and holds both its values, and names no unchanged
+    field; in a whole response the results are left out."""
+    def shows(node):
+        names = _names(node, set())
+        return all(f in names and _holds(node, a) and _holds(node, b) for f, (a, b) in changed.items()) \
+            and not any(f in names for f in unchanged)
+
+    def any_part(node, skip_results):
+        if isinstance(node, list):
+            children = node
+        elif isinstance(node, dict):
+            children = [v for k, v in node.items() if not (skip_results and k == "results")]
+        else:
+            return False
+        whole = {k: v for k, v in node.items() if k != "results"} if skip_results and isinstance(node, dict) else node
+        return shows(whole) or any(any_part(c, False) for c in children)
+
+    return bool(changed) and any_part(value, top)
+
+
 def invariant_holds(inv, resp):
     """One invariant of rendered output (conformance/src/compare.rs::invariant does the same)."""
     if inv["pointer"] == "":
@@ -320,6 +374,8 @@ def invariant_holds(inv, resp):
         if value == ("<missing>",):
             value = None
     text = value if isinstance(value, str) else None
+    if "changes" in inv:
+        return shows_changes(value, inv["changes"], inv.get("unchanged", []), inv["pointer"] == "")
     if "contains" in inv:
         return text is not None and all(p in text for p in inv["contains"])
     if "excludes" in inv:

@@ -23,7 +23,12 @@ names the first error and schema/phases.json its phase: an unknown grain type
 (CAL-E003), an unterminated string (E005), an unknown field (E004), a string
 compared with a number field (E020, Appendix E), a hash literal with a non-hex
 digit (E015), a bidi override in a string (E071), a byte that is not UTF-8
-(E070).
+(E070). A second pass, from its own stream (seed SEED + 1, so the first 3,000
+are unchanged), adds a keyword where a value must stand (E002), a number with a
+second decimal part (E006: the spec's `number` production rules it out, the code
+for it is the lexer's ruling L7, so any rejection in the parse phase passes and
+the code is a ruling check, C16) and an extractor over a type that is not beliefs
+(E022, "SUBJECTS/OBJECTS requires belief-type input").
 """
 
 import json
@@ -34,6 +39,8 @@ import sys
 SEED = 20261126
 VALID = 4000
 MUTATED = 3000
+# The second pass: mutants per kind (E022 has few bases: an extractor ending a RECALL of beliefs).
+MUTATED_MORE = {"E002": 300, "E006": 300, "E022": 20}
 PER_FILE = 1000
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -304,11 +311,50 @@ def mutate(rng, text):
     return None, "CAL-E070", (raw[:b] + b"\xff" + raw[b:]).hex()
 
 
-def mutated_cases(rng, valid):
-    out, seen = [], set()
-    while len(out) < MUTATED:
+def mutate_more(rng, text, kind):
+    """The second pass's mutation of `kind` (E002, E006, E022), like `mutate`."""
+    if kind == "E002":
+        # A keyword where the value of a string comparison must stand: UnexpectedToken.
+        spots = [j for f in [" subject = \"", " object = \"", " relation = \""] for j in range(len(text))
+                 if text.startswith(f, j)]
+        if not spots:
+            return None
+        j = rng.choice(spots)
+        start = text.index("= ", j) + 2
+        end = text.index('"', start + 1) + 1
+        return text[:start] + rng.choice(["WHERE", "LIMIT", "RECALL", "BY"]) + text[end:], "CAL-E002", None
+    if kind == "E006":
+        # A number compared with a number field gets a second decimal part.
+        for f in ["confidence", "importance"]:
+            for op in [" = ", " != ", " > ", " >= ", " < ", " <= "]:
+                j = text.find(f + op)
+                if j >= 0:
+                    end = j + len(f + op)
+                    while end < len(text) and (text[end].isdigit() or text[end] == "."):
+                        end += 1
+                    # `0.5` -> `0.5.3`; an integer `1` -> `1.5.3` (one more part makes it a decimal only).
+                    extra = "." + str(rng.randrange(1, 10))
+                    if "." not in text[j + len(f + op):end]:
+                        extra = "." + str(rng.randrange(1, 10)) + extra
+                    return text[:end] + extra + text[end:], "CAL-E006", None
+        return None
+    # The query's one extractor ends it and reads beliefs: another type is ExtractorNeedsBeliefs,
+    # where nothing else depends on the type (no subquery, WITH, AS; common fields only).
+    if not text.startswith("RECALL beliefs") or not text.endswith(("| SUBJECTS", "| OBJECTS")):
+        return None
+    if any(w in text for w in ("(", " WITH ", " AS ")):
+        return None
+    other = rng.choice([t for t in TYPES if t != "beliefs"])
+    return "RECALL " + other + text[len("RECALL beliefs"):], "CAL-E022", None
+
+
+def mutated_cases(rng, valid, count=MUTATED, mutation=mutate, first=1, seen=None):
+    out, seen = [], set() if seen is None else seen
+    tries = 0
+    while len(out) < count and tries < 200 * count:
+        tries += 1
         base = rng.choice(valid)
-        m = mutate(rng, base["query"])
+        m = mutation(rng, base["query"])
         if m is None:
             continue
         text, code, hexq = m
@@ -317,7 +363,7 @@ def mutated_cases(rng, valid):
             continue
         seen.add(key)
         case = {
-            "id": f"gen.grammar.mutant.{len(out) + 1:05d}",
+            "id": f"gen.grammar.mutant.{len(out) + first:05d}",
             "kind": "parse",
             "level": "core" if base["level"] == "core" else "extended",
             "tags": ["generated", "grammar", "mutation", code.replace("CAL-", "")],
@@ -329,6 +375,8 @@ def mutated_cases(rng, valid):
             case["query_hex"] = hexq
         else:
             case["query"] = text
+        if code == "CAL-E006":
+            case["rulings"] = {"code": "spec-decisions.md L7"}
         case["expect"] = {"accept": False, "code": code, "phase": PHASES[code]}
         out.append(case)
     return out
@@ -337,7 +385,11 @@ def mutated_cases(rng, valid):
 def files():
     rng = random.Random(SEED)
     valid = valid_cases(rng)
-    mutants = mutated_cases(rng, valid)
+    seen = set()
+    mutants = mutated_cases(rng, valid, seen=seen)
+    more = random.Random(SEED + 1)
+    for kind, count in MUTATED_MORE.items():
+        mutants += mutated_cases(more, valid, count, lambda r, t, k=kind: mutate_more(r, t, k), len(mutants) + 1, seen)
     docs = {}
     for name, cases, what in [("valid", valid, "valid queries derived from the grammar's productions, accepted and read back as the same tree"),
                               ("mutant", mutants, "single-token mutations of those queries, each with the first error Appendix C gives")]:

@@ -233,7 +233,7 @@ impl Indexes {
         }
         self.grain_type.add(keys.ty, id);
         self.created.insert((r.created_at(), id));
-        self.ordered.insert(id, r, keys, find(&syms, Key::Namespace));
+        self.ordered.insert(id, r, keys, find(syms, Key::Namespace));
     }
 
     pub(crate) fn remove(&mut self, id: Id, r: &Record) {
