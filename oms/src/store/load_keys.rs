@@ -88,6 +88,14 @@ pub(crate) struct Remap<'a> {
     terms: Vec<u32>,
 }
 
+/// Buffers the inserting thread of a bulk load reuses from grain to grain: the store's
+/// symbols of one grain's field values and of its terms.
+#[derive(Default)]
+pub(crate) struct LoadScratch {
+    pub(crate) syms: Vec<(Key, u32)>,
+    pub(crate) terms: Vec<(u32, u32)>,
+}
+
 /// Not mapped yet.
 const UNMAPPED: u32 = u32::MAX;
 
@@ -103,6 +111,11 @@ impl<'a> Remap<'a> {
             *slot = intern(self.local.get(sym));
         }
         *slot
+    }
+
+    /// The string of a local symbol.
+    pub(crate) fn local(&self, sym: u32) -> &'a str {
+        self.local.get(sym)
     }
 
     /// The store's term symbol for a local symbol (`intern` adds it to the term table).
