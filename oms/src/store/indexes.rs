@@ -72,6 +72,16 @@ impl Symbols {
         id
     }
 
+    /// [`Symbols::intern`] of a string the caller gives away (no copy when it is new).
+    pub(crate) fn intern_owned(&mut self, s: Box<str>) -> u32 {
+        if let Some(id) = self.ids.get(&*s) {
+            return *id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(s, id);
+        id
+    }
+
     pub(crate) fn get(&self, s: &str) -> Option<u32> {
         self.ids.get(s).copied()
     }
@@ -242,6 +252,11 @@ impl Indexes {
     /// The symbol of an indexed string, added if new.
     pub(crate) fn intern(&mut self, s: &str) -> u32 {
         self.symbols.intern(s)
+    }
+
+    /// [`Indexes::intern`] of a string the caller gives away.
+    pub(crate) fn intern_owned(&mut self, s: Box<str>) -> u32 {
+        self.symbols.intern_owned(s)
     }
 
     /// Indexes a record under its field values, interned ([`Indexes::intern`]), and the

@@ -140,14 +140,14 @@ impl Store {
         let mut pending = Pending::default();
         let mut scratch = LoadScratch::default();
         let mut insert = |inner: &mut Inner, parts: Verified, added: &mut Vec<Id>| {
-            for (loaded, symbols) in parts {
-                let mut remap = Remap::new(&symbols);
+            for (loaded, mut symbols) in parts {
+                let mut remap = Remap::new(&mut symbols.names);
                 for p in loaded {
                     if let Some(set) = present.as_mut() {
                         set.insert(p.address);
                     }
                     if inner.id_of(&p.address).is_none() {
-                        added.push(inner.insert_loaded(p, &mut remap, &mut pending, &mut scratch));
+                        added.push(inner.insert_loaded(p, &mut remap, &symbols.keys, &mut pending, &mut scratch));
                     }
                 }
             }

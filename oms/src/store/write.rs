@@ -5,7 +5,7 @@
 
 use super::indexes::{Id, IndexKeys, Key};
 use super::judge::{Verdict, contradiction_proof, supersession_proof, valid_contradiction_auth};
-use super::load_keys::{LoadScratch, Remap};
+use super::load_keys::{KeyBuf, LoadScratch, Remap};
 use super::ordered::Pending;
 use super::policy::{Op, Proof};
 use super::record::{
@@ -37,10 +37,12 @@ impl Inner {
     /// Inserts a verified entry of a bulk load, indexed under the keys it carries, whose
     /// strings `remap` maps from the loading thread's symbols to the store's.
     /// The ordered indexes' entries go to `pending` (`Indexes::absorb` lays them in).
+    /// `buf` holds the keys of the grain's part of the file.
     pub(crate) fn insert_loaded(
         &mut self,
         l: super::record::Loaded,
         remap: &mut Remap<'_>,
+        buf: &KeyBuf,
         pending: &mut Pending,
         scratch: &mut LoadScratch,
     ) -> Id {
@@ -48,10 +50,13 @@ impl Inner {
         let LoadScratch { syms, terms } = scratch;
         syms.clear();
         terms.clear();
-        syms.extend(local.fields.iter().map(|&(k, s)| (k, remap.field(s, |t| self.idx.intern(t)))));
-        terms.extend(local.terms.iter().map(|&(t, n)| (remap.term(t, |x| self.text.intern_term(x)), n)));
-        let namespace = local.fields.iter().find(|(k, _)| *k == Key::Namespace).map(|&(_, s)| remap.local(s));
-        self.insert_interned(r, &keys, syms, terms, namespace, Some(pending))
+        syms.extend(local.fields(buf).iter().map(|&(k, s)| (k, remap.field(s, |t| self.idx.intern_owned(t)))));
+        terms.extend(local.terms(buf).iter().map(|&(t, n)| (remap.term(t, |x| self.text.intern_term_owned(x)), n)));
+        let space = match local.space {
+            Some(s) => remap.space(s, |ns| self.text.space(Some(ns))),
+            None => self.text.space(None),
+        };
+        self.insert_interned(r, &keys, syms, terms, space, Some(pending))
     }
 
     /// Inserts a record as it is, index state included.
@@ -59,7 +64,8 @@ impl Inner {
         let keys = IndexKeys::of(r.body.grain());
         let syms: Vec<(Key, u32)> = keys.fields.iter().map(|(k, s)| (*k, self.idx.intern(s))).collect();
         let terms: Vec<(u32, u32)> = keys.terms.iter().map(|(t, n)| (self.text.intern_term(t), *n)).collect();
-        self.insert_interned(r, &keys, &syms, &terms, keys.namespace.as_deref(), None)
+        let space = self.text.space(keys.namespace.as_deref());
+        self.insert_interned(r, &keys, &syms, &terms, space, None)
     }
 
     fn insert_interned(
@@ -68,7 +74,7 @@ impl Inner {
         keys: &IndexKeys,
         syms: &[(Key, u32)],
         terms: &[(u32, u32)],
-        namespace: Option<&str>,
+        space: u32,
         pending: Option<&mut Pending>,
     ) -> Id {
         let id = self.records.len() as Id;
@@ -76,7 +82,7 @@ impl Inner {
             self.flagged.insert(id);
         }
         self.idx.insert(id, &r, syms, keys, pending);
-        self.text.insert(id, terms, namespace);
+        self.text.insert(id, terms, space);
         let address = r.address;
         self.records.push(Some(r));
         self.by_address.insert(&self.records, &address, id);
