@@ -79,6 +79,11 @@ pub(crate) struct LocalSymbols {
     pub(crate) keys: KeyBuf,
     /// The term symbols of the grain being read (reused).
     tokens: Vec<u32>,
+    /// The term symbols of the subject and of the relation, by field symbol, as (start,
+    /// length) in `memo_tokens`: a subject or relation recurs across many grains, and its
+    /// terms are a function of its string.
+    memo: [Vec<(u32, u32)>; 2],
+    memo_tokens: Vec<u32>,
     /// Tells this part's symbols apart in the per-thread word cache.
     epoch: u64,
 }
@@ -90,6 +95,8 @@ impl Default for LocalSymbols {
             names: Names::default(),
             keys: KeyBuf::default(),
             tokens: Vec::new(),
+            memo: [Vec::new(), Vec::new()],
+            memo_tokens: Vec::new(),
             epoch: EPOCH.fetch_add(1, Ordering::Relaxed) + 1,
         }
     }
@@ -136,6 +143,27 @@ impl LocalSymbols {
                 words.insert(w.into(), CachedWord { term: term.into(), epoch: *epoch, sym });
             });
         });
+    }
+}
+
+impl LocalSymbols {
+    /// [`LocalSymbols::add_terms`] of the text of field string `sym` (memo `which`: 0 the
+    /// subject, 1 the relation), remembered for the next grain with the same string.
+    fn add_terms_of_field(&mut self, which: usize, sym: u32, text: &str) {
+        let memo = &mut self.memo[which];
+        if memo.len() <= sym as usize {
+            memo.resize(self.names.fields.len().max(sym as usize + 1), (u32::MAX, 0));
+        }
+        let (at, len) = memo[sym as usize];
+        if at != u32::MAX {
+            self.tokens.extend_from_slice(&self.memo_tokens[at as usize..(at + len) as usize]);
+            return;
+        }
+        let before = self.tokens.len();
+        self.add_terms(text);
+        let at = self.memo_tokens.len() as u32;
+        self.memo_tokens.extend_from_slice(&self.tokens[before..]);
+        self.memo[which][sym as usize] = (at, (self.tokens.len() - before) as u32);
     }
 }
 
@@ -191,7 +219,19 @@ impl LocalKeys {
         }
         let fields = (start, local.keys.fields.len() as u32 - start);
         local.tokens.clear();
-        super::search::for_each_projected(g, |text| local.add_terms(text));
+        let sym_of = |k: Key| local.keys.fields[start as usize..].iter().find(|(key, _)| *key == k).map(|&(_, s)| s);
+        let memo_syms = [sym_of(Key::Subject), sym_of(Key::Relation)];
+        super::search::for_each_projected(g, |field, text, plain| {
+            let which = match field {
+                "subject" => 0,
+                "relation" => 1,
+                _ => 2,
+            };
+            match memo_syms.get(which).copied().flatten().filter(|_| plain) {
+                Some(sym) => local.add_terms_of_field(which, sym, text),
+                None => local.add_terms(text),
+            }
+        });
         let mut tokens = std::mem::take(&mut local.tokens);
         tokens.sort_unstable();
         let start = local.keys.terms.len() as u32;

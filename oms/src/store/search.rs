@@ -153,16 +153,18 @@ pub fn projection(g: &Grain) -> Vec<(&'static str, String)> {
 /// `s + " "`, and a space after a text ends its last word without changing any other
 /// (UAX #29 has no rule joining a word to a following space, nor one whose look-ahead a
 /// space satisfies, and a space composes with nothing under NFC), so its words are those
-/// of `s`. A relation goes through `humanize` as in the projection.
-pub(crate) fn for_each_projected(g: &Grain, mut f: impl FnMut(&str)) {
+/// of `s`. A relation goes through `humanize` as in the projection. `f` is told the field
+/// and whether the text is a function of that field's string alone (`true`), rather than
+/// of a flattened array or map.
+pub(crate) fn for_each_projected(g: &Grain, mut f: impl FnMut(&'static str, &str, bool)) {
     for &field in projected_fields(g.grain_type()) {
         match g.get(field) {
             None => {}
-            Some(Value::Str(s)) if field == "relation" && s.contains([':', '_']) => f(&humanize(s)),
-            Some(Value::Str(s)) => f(s),
+            Some(Value::Str(s)) if field == "relation" && s.contains([':', '_']) => f(field, &humanize(s), true),
+            Some(Value::Str(s)) => f(field, s, true),
             Some(_) => {
                 if let Some(t) = text_of(g, field) {
-                    f(&if field == "relation" { humanize(&t) } else { t });
+                    f(field, &if field == "relation" { humanize(&t) } else { t }, false);
                 }
             }
         }
