@@ -281,10 +281,7 @@ impl Indexes {
         }
         self.grain_type.add(keys.ty, id);
         match pending {
-            Some(p) => {
-                p.created.push((r.created_at(), id));
-                self.ordered.insert(id, r, keys, find(syms, Key::Namespace), Some(p));
-            }
+            Some(p) => self.ordered.insert(id, r, keys, find(syms, Key::Namespace), Some(p)),
             None => {
                 self.created.insert((r.created_at(), id));
                 self.ordered.insert(id, r, keys, find(syms, Key::Namespace), None);

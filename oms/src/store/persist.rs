@@ -137,7 +137,7 @@ impl Store {
         let mut added = Vec::with_capacity(entries.len());
         inner.reserve(entries.len());
         // The ordered indexes' entries, gathered while inserting and laid in at the end.
-        let mut pending = Pending::default();
+        let mut pending = Pending::with_capacity(entries.len());
         let mut scratch = LoadScratch::default();
         let mut insert = |inner: &mut Inner, parts: Verified, added: &mut Vec<Id>| {
             for (loaded, mut symbols) in parts {
