@@ -201,14 +201,20 @@ impl Ordered {
 
     /// Lays the entries a bulk load gathered into the B-trees (`created` is
     /// `Indexes::created`): the time entries sorted once, then each time tree built from
-    /// its share of them, in order.
+    /// its share of them, in order; the value trees meanwhile on a second thread.
     pub(crate) fn absorb(&mut self, created: &mut BTreeSet<(i64, Id)>, p: Pending) {
         let Pending { mut times, groups, numeric, .. } = p;
-        for (set, mut v) in self.numeric.iter_mut().zip(numeric) {
-            v.sort_unstable();
-            merge_sorted(set, v.into_iter());
-        }
-        times.sort_unstable_by_key(|&(c, id, _)| (c, id));
+        let numeric_sets = &mut self.numeric;
+        // The value trees on a second thread while this one sorts the time entries.
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                for (set, mut v) in numeric_sets.iter_mut().zip(numeric) {
+                    v.sort_unstable();
+                    merge_sorted(set, v.into_iter());
+                }
+            });
+            times.sort_unstable_by_key(|&(c, id, _)| (c, id));
+        });
         let dated = |&&(_, _, g): &&(i64, Id, u32)| g & UNDATED == 0;
         let mut per_type: Vec<u8> = groups.iter().map(|(ty, _)| *ty).collect();
         per_type.sort_unstable();
