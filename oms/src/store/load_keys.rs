@@ -58,8 +58,11 @@ impl Strings {
 /// string into the store's tables instead of copying it.
 #[derive(Default)]
 pub(crate) struct Names {
+    /// Field values (the single-field access paths).
     pub(crate) fields: Strings,
+    /// Search terms.
     pub(crate) terms: Strings,
+    /// Namespaces, for the search statistics per namespace.
     pub(crate) spaces: Strings,
 }
 
@@ -75,7 +78,9 @@ pub(crate) struct KeyBuf {
 
 /// The state of one loading thread for one part of a file.
 pub(crate) struct LocalSymbols {
+    /// The strings interned.
     pub(crate) names: Names,
+    /// The keys of the part's grains.
     pub(crate) keys: KeyBuf,
     /// The term symbols of the grain being read (reused).
     tokens: Vec<u32>,
@@ -286,7 +291,9 @@ pub(crate) struct Remap<'a> {
 /// symbols of one grain's field values and of its terms.
 #[derive(Default)]
 pub(crate) struct LoadScratch {
+    /// (access path, store symbol) of the grain's field values.
     pub(crate) syms: Vec<(Key, u32)>,
+    /// (store term symbol, frequency) of the grain's terms.
     pub(crate) terms: Vec<(u32, u32)>,
 }
 
@@ -294,6 +301,7 @@ pub(crate) struct LoadScratch {
 const UNMAPPED: u32 = u32::MAX;
 
 impl<'a> Remap<'a> {
+    /// A remap of a part's strings, none mapped yet.
     pub(crate) fn new(names: &'a mut Names) -> Self {
         Remap {
             fields: vec![UNMAPPED; names.fields.len()],
