@@ -44,6 +44,10 @@ pub(crate) enum KeyMap {
 
 /// NFC-normalizes a string, borrowing when it already is NFC, and rejects BOMs.
 pub(crate) fn nfc(s: &str) -> Result<Cow<'_, str>> {
+    // ASCII holds no BOM and is NFC.
+    if s.is_ascii() {
+        return Ok(Cow::Borrowed(s));
+    }
     if s.contains('\u{feff}') {
         return Err(OmsError::corrupt(CorruptReason::Bom));
     }

@@ -109,7 +109,7 @@ impl<'a> Reader<'a> {
     fn string(&mut self, len: usize) -> Result<String> {
         let raw = self.take(len)?;
         let s = std::str::from_utf8(raw).map_err(|_| OmsError::corrupt(CorruptReason::InvalidUtf8))?;
-        if s.contains('\u{feff}') {
+        if !s.is_ascii() && s.contains('\u{feff}') {
             return Err(OmsError::corrupt(CorruptReason::Bom));
         }
         Ok(s.to_string())
@@ -220,18 +220,28 @@ impl<'a> Reader<'a> {
     fn map(&mut self, n: usize, depth: usize) -> Result<Value> {
         self.depth_check(depth)?;
         self.plausible(n.saturating_mul(2))?;
-        let mut m = Map::new();
+        // Keys in ascending order (as a canonical blob has them) are gathered and the map is
+        // built from them in one pass; at the first key that is not above the one before,
+        // the map is made of those read so far and grows one key at a time, checked for a
+        // duplicate as every key was before (the same error at the same key).
+        let mut sorted: Vec<(String, Value)> = Vec::with_capacity(n);
+        let mut m: Option<Map> = None;
         for _ in 0..n {
             let key = match self.value(depth + 1)? {
                 Value::Str(s) => s,
                 _ => return Err(OmsError::corrupt(CorruptReason::NonStringKey)),
             };
             let v = self.value(depth + 1)?;
+            if m.is_none() && sorted.last().is_none_or(|(last, _)| last.as_bytes() < key.as_bytes()) {
+                sorted.push((key, v));
+                continue;
+            }
+            let m = m.get_or_insert_with(|| std::mem::take(&mut sorted).into_iter().collect());
             if m.contains_key(&key) {
                 return Err(OmsError::corrupt(CorruptReason::DuplicateKey(key)));
             }
             m.insert(key, v);
         }
-        Ok(Value::Map(m))
+        Ok(Value::Map(m.unwrap_or_else(|| sorted.into_iter().collect())))
     }
 }

@@ -53,6 +53,20 @@ fn queries() -> Vec<Query> {
             Some(20),
         ),
     ];
+    // The time trees per (type, namespace) and per type, and the value tree ascending.
+    out.push(q(vec![Filter::Type(GrainType::Belief), eq("namespace", "bench-3")], recent(), Some(10)));
+    out.push(q(vec![Filter::Type(GrainType::Event), eq("namespace", "bench-5")], recent(), Some(15)));
+    out.push(q(vec![Filter::Type(GrainType::Observation)], recent(), Some(5)));
+    out.push(q(vec![eq("namespace", "bench-7")], recent(), Some(12)));
+    out.push(q(
+        vec![
+            Filter::Type(GrainType::Belief),
+            Filter::CreatedBetween { from: Some(NOW - 40 * 86_400_000), to: Some(NOW - 30 * 86_400_000) },
+        ],
+        vec![],
+        None,
+    ));
+    out.push(q(vec![], vec![SortKey { field: "confidence".into(), descending: false }], Some(7)));
     for k in [0, 7, 333, 1_999] {
         out.push(q(vec![eq("subject", &format!("entity-{k}"))], vec![], None));
         out.push(q(vec![eq("user_id", &format!("user-{k}")), eq("relation", "mg:prefers")], recent(), Some(20)));
@@ -119,6 +133,49 @@ fn loaded_stores_answer_as_a_store_built_grain_by_grain() {
         assert_eq!(got.blob(), first.blob(), "{how}");
         assert_eq!(got.grain(), first.grain(), "{how}");
         assert_eq!(store.save(&SaveOptions::default()).expect("saves"), saved, "{how}");
+    }
+}
+
+/// An import into a store that already holds grains merges the file's ordered entries into
+/// its trees (built again from the union, or one insert each when they are few), and a
+/// refused import leaves every index as it was.
+#[test]
+fn imports_into_a_filled_store_answer_as_a_store_built_grain_by_grain() {
+    let blobs = blobs();
+    let reference = Store::new(config());
+    for b in &blobs {
+        reference.put(b).expect("put");
+    }
+    for held in [GRAINS / 2, GRAINS - 100] {
+        let store = Store::new(config());
+        for b in &blobs[..held] {
+            store.put(b).expect("put");
+        }
+        // The whole file: the grains already held are skipped.
+        assert_eq!(store.import_owned(file(&blobs, false)).expect("imports"), GRAINS - held);
+        for q in &queries() {
+            assert_eq!(addresses(&store, q), addresses(&reference, q), "{held} held: {q:?}");
+        }
+        for text in ["kalomi", "entity 7"] {
+            assert_eq!(searched(&store, text), searched(&reference, text), "{held} held: {text}");
+        }
+    }
+    // A refused import (one bad grain at the end) into a filled store changes no answer.
+    let some = Store::new(config());
+    let before = Store::new(config());
+    for b in &blobs[..GRAINS / 2] {
+        some.put(b).expect("put");
+        before.put(b).expect("put");
+    }
+    let mut f = file(&blobs, false);
+    let footer = f.len() - 32;
+    let last = footer - blobs[GRAINS - 1].len();
+    f[last + 3] ^= 0x40;
+    let sum = Sha256::digest(&f[..footer]);
+    f[footer..].copy_from_slice(&sum);
+    assert!(some.import_owned(f).is_err());
+    for q in &queries() {
+        assert_eq!(addresses(&some, q), addresses(&before, q), "after a refused import: {q:?}");
     }
 }
 

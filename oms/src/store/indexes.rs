@@ -12,7 +12,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::ordered::Ordered;
+use super::ordered::{Ordered, Pending};
 use super::postings::PostingTable;
 use super::record::{Record, str_field};
 use crate::value::Value;
@@ -69,6 +69,16 @@ impl Symbols {
         }
         let id = self.ids.len() as u32;
         self.ids.insert(s.into(), id);
+        id
+    }
+
+    /// [`Symbols::intern`] of a string the caller gives away (no copy when it is new).
+    pub(crate) fn intern_owned(&mut self, s: Box<str>) -> u32 {
+        if let Some(id) = self.ids.get(&*s) {
+            return *id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(s, id);
         id
     }
 
@@ -167,23 +177,39 @@ pub(crate) struct IndexKeys {
     pub(crate) fields: Vec<(Key, Box<str>)>,
     /// The grain type byte.
     pub(crate) ty: u8,
-    /// (numeric field position in `ordered::NUMERIC`, value key).
-    pub(crate) numeric: Vec<(usize, u64)>,
+    /// (numeric field position in `ordered::NUMERIC`, value key), the first
+    /// `numeric_len` of them (inline: no allocation per grain).
+    numeric: [(usize, u64); 3],
+    numeric_len: u8,
     /// The numeric fields holding something else, a bit per position (`ordered::odd_numeric`).
     pub(crate) odd_numeric: u8,
     /// Search terms and their frequencies (`search::terms_of`).
     pub(crate) terms: Vec<(String, u32)>,
-    /// The namespace (for the search statistics per namespace).
+    /// The namespace (for the search statistics per namespace); a bulk load takes it from
+    /// its interned field values instead.
     pub(crate) namespace: Option<Box<str>>,
+}
+
+/// The numeric keys of a grain, inline.
+fn numeric_of(g: &crate::grain::Grain) -> ([(usize, u64); 3], u8) {
+    let mut out = [(0, 0); 3];
+    let mut n = 0;
+    for kv in super::ordered::numeric_values(g) {
+        out[n] = kv;
+        n += 1;
+    }
+    (out, n as u8)
 }
 
 impl IndexKeys {
     /// Every key of `g`.
     pub(crate) fn of(g: &crate::grain::Grain) -> Self {
+        let (numeric, numeric_len) = numeric_of(g);
         IndexKeys {
             fields: grain_fields(g).into_iter().map(|(k, s)| (k, s.into())).collect(),
             ty: g.grain_type().byte(),
-            numeric: super::ordered::numeric_values(g).collect(),
+            numeric,
+            numeric_len,
             odd_numeric: super::ordered::odd_numeric(g),
             terms: super::search::terms_of(g),
             namespace: g.namespace().map(Into::into),
@@ -193,14 +219,22 @@ impl IndexKeys {
     /// The keys of `g` but its field values and search terms, which a bulk load interns on
     /// the loading thread instead (`load_keys.rs`).
     pub(crate) fn without_strings(g: &crate::grain::Grain) -> Self {
+        let (numeric, numeric_len) = numeric_of(g);
         IndexKeys {
             fields: Vec::new(),
             ty: g.grain_type().byte(),
-            numeric: super::ordered::numeric_values(g).collect(),
+            numeric,
+            numeric_len,
             odd_numeric: super::ordered::odd_numeric(g),
             terms: Vec::new(),
-            namespace: g.namespace().map(Into::into),
+            namespace: None,
         }
+    }
+
+    /// (numeric field position in `ordered::NUMERIC`, value key) of each numeric field
+    /// with a number.
+    pub(crate) fn numeric(&self) -> &[(usize, u64)] {
+        &self.numeric[..usize::from(self.numeric_len)]
     }
 }
 
@@ -220,9 +254,23 @@ impl Indexes {
         self.symbols.intern(s)
     }
 
+    /// [`Indexes::intern`] of a string the caller gives away.
+    pub(crate) fn intern_owned(&mut self, s: Box<str>) -> u32 {
+        self.symbols.intern_owned(s)
+    }
+
     /// Indexes a record under its field values, interned ([`Indexes::intern`]), and the
-    /// rest of the keys taken from its grain (whose strings are not read here).
-    pub(crate) fn insert(&mut self, id: Id, r: &Record, syms: &[(Key, u32)], keys: &IndexKeys) {
+    /// rest of the keys taken from its grain (whose strings are not read here). With
+    /// `pending` (a bulk load), the ordered indexes' entries are gathered there, for
+    /// [`Indexes::absorb`].
+    pub(crate) fn insert(
+        &mut self,
+        id: Id,
+        r: &Record,
+        syms: &[(Key, u32)],
+        keys: &IndexKeys,
+        pending: Option<&mut Pending>,
+    ) {
         for (k, sym) in syms {
             self.single.add(single_key(*k, *sym), id);
         }
@@ -232,8 +280,19 @@ impl Indexes {
             }
         }
         self.grain_type.add(keys.ty, id);
-        self.created.insert((r.created_at(), id));
-        self.ordered.insert(id, r, keys, find(syms, Key::Namespace));
+        match pending {
+            Some(p) => self.ordered.insert(id, r, keys, find(syms, Key::Namespace), Some(p)),
+            None => {
+                self.created.insert((r.created_at(), id));
+                self.ordered.insert(id, r, keys, find(syms, Key::Namespace), None);
+            }
+        }
+    }
+
+    /// Lays the ordered entries a bulk load gathered into their B-trees: every query
+    /// reads them, so this runs before anything else sees the store.
+    pub(crate) fn absorb(&mut self, pending: Pending) {
+        self.ordered.absorb(&mut self.created, pending);
     }
 
     pub(crate) fn remove(&mut self, id: Id, r: &Record) {

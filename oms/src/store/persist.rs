@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use super::claims::Undo;
 use super::indexes::Id;
-use super::load_keys::{LocalSymbols, Remap};
+use super::load_keys::{LoadScratch, LocalSymbols, Remap};
+use super::ordered::Pending;
 use super::record::{Bytes, Loaded, Parsed, parse_entry};
 use super::sealed::{SealedGrain, is_sealed_entry, parse_sealed};
 use super::{AddrHasher, Inner, Store, StoreConfig};
@@ -135,15 +136,18 @@ impl Store {
         let first_new = inner.records.len();
         let mut added = Vec::with_capacity(entries.len());
         inner.reserve(entries.len());
+        // The ordered indexes' entries, gathered while inserting and laid in at the end.
+        let mut pending = Pending::with_capacity(entries.len());
+        let mut scratch = LoadScratch::default();
         let mut insert = |inner: &mut Inner, parts: Verified, added: &mut Vec<Id>| {
-            for (loaded, symbols) in parts {
-                let mut remap = Remap::new(&symbols);
+            for (loaded, mut symbols) in parts {
+                let mut remap = Remap::new(&mut symbols.names);
                 for p in loaded {
                     if let Some(set) = present.as_mut() {
                         set.insert(p.address);
                     }
                     if inner.id_of(&p.address).is_none() {
-                        added.push(inner.insert_loaded(p, &mut remap));
+                        added.push(inner.insert_loaded(p, &mut remap, &symbols.keys, &mut pending, &mut scratch));
                     }
                 }
             }
@@ -154,12 +158,15 @@ impl Store {
             }
             inner.records.truncate(first_new);
         };
-        match verified {
-            Some(all) => insert(&mut inner, all, &mut added),
+        let failed = match verified {
+            Some(all) => {
+                insert(&mut inner, all, &mut added);
+                None
+            }
             None => {
                 // A pipeline: one thread verifies batch k + 1 (on all cores) while this one
                 // inserts batch k, so the serial inserts overlap the verifying.
-                let failed = std::thread::scope(|scope| {
+                std::thread::scope(|scope| {
                     let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Verified>>(1);
                     let entries = &entries;
                     scope.spawn(move || {
@@ -179,12 +186,14 @@ impl Store {
                         }
                     }
                     None
-                });
-                if let Some(e) = failed {
-                    undo_added(&mut inner, &added);
-                    return Err(e);
-                }
+                })
             }
+        };
+        // Every index is whole again before anything (an undo, the manifest) reads it.
+        inner.idx.absorb(pending);
+        if let Some(e) = failed {
+            undo_added(&mut inner, &added);
+            return Err(e);
         }
         if let Some(set) = &present
             && let Some(a) = manifest.keys().find(|a| !set.contains(*a))

@@ -239,7 +239,7 @@ impl Loaded {
 impl Record {
     /// A record of a loaded entry, its grain not yet decoded; and its index keys.
     pub(crate) fn from_loaded(l: Loaded) -> (Self, super::indexes::IndexKeys, LocalKeys) {
-        let has_basis = l.local.has(super::indexes::Key::Basis);
+        let has_basis = l.local.has_basis;
         let body = GrainBody::new(l.blob, l.cose, l.signer, None);
         let r = Record {
             address: l.address,

@@ -46,30 +46,41 @@ pub(crate) fn for_each_term(text: &str, mut f: impl FnMut(&str)) {
         static TERMS: std::cell::RefCell<std::collections::HashMap<Box<str>, Box<str>, foldhash::fast::RandomState>> =
             std::cell::RefCell::default();
     }
-    let nfc: std::borrow::Cow<'_, str> = if text.is_ascii() || is_nfc_quick(text.chars()) == IsNormalized::Yes {
-        std::borrow::Cow::Borrowed(text)
-    } else {
-        std::borrow::Cow::Owned(text.nfc().collect())
-    };
     TERMS.with(|terms| {
         let mut terms = terms.borrow_mut();
-        for w in nfc.unicode_words() {
+        for_each_word(text, |w| {
             if let Some(t) = terms.get(w) {
                 f(t);
-                continue;
+                return;
             }
-            let lower = fold(w);
-            let t = match stemmer().stem(&lower) {
-                std::borrow::Cow::Borrowed(b) if b.len() == lower.len() => lower,
-                stem => stem.into_owned(),
-            };
+            let t = term_of_word(w);
             f(&t);
             if terms.len() >= TERM_CACHE {
                 terms.clear();
             }
             terms.insert(w.into(), t.into());
-        }
+        });
     });
+}
+
+/// Calls `f` with each word of `text` (its Unicode words, UAX #29, of its NFC form), in
+/// order: the words [`for_each_term`] makes terms of.
+pub(crate) fn for_each_word(text: &str, f: impl FnMut(&str)) {
+    let nfc: std::borrow::Cow<'_, str> = if text.is_ascii() || is_nfc_quick(text.chars()) == IsNormalized::Yes {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.nfc().collect())
+    };
+    nfc.unicode_words().for_each(f);
+}
+
+/// The search term of one word of [`for_each_word`]: folded and stemmed.
+pub(crate) fn term_of_word(w: &str) -> String {
+    let lower = fold(w);
+    match stemmer().stem(&lower) {
+        std::borrow::Cow::Borrowed(b) if b.len() == lower.len() => lower,
+        stem => stem.into_owned(),
+    }
 }
 
 /// Case folding: lowercase, plus the two common full-folding cases that
@@ -107,49 +118,57 @@ fn text_of(g: &Grain, field: &str) -> Option<String> {
     (!s.trim().is_empty()).then_some(s)
 }
 
+/// The fields whose text is searchable, in order: the subject, then the CAL §10.3.2
+/// content rule of the grain's type.
+fn projected_fields(ty: GrainType) -> &'static [&'static str] {
+    match ty {
+        GrainType::Belief => &["subject", "relation", "object"],
+        GrainType::Event => &["subject", "content"],
+        GrainType::Goal => &["subject", "description", "object"],
+        GrainType::Action => &["subject", "tool_name", "object", "content"],
+        GrainType::Observation => &["subject", "object"],
+        GrainType::Reasoning => &["subject", "conclusion"],
+        GrainType::State => &["subject", "plan"],
+        GrainType::Workflow => &["subject", "steps", "trigger"],
+        GrainType::Consensus => &["subject", "object", "agreed_content"],
+        GrainType::Consent => &["subject", "purpose", "scope"],
+        GrainType::Other(_) => &["subject", "object"],
+    }
+}
+
 /// The searchable parts of a grain, as (field, text): the subject, then the
 /// CAL §10.3.2 content rule of its type.
 pub fn projection(g: &Grain) -> Vec<(&'static str, String)> {
     let mut parts: Vec<(&'static str, String)> = Vec::new();
-    let mut push = |field: &'static str| {
+    for &field in projected_fields(g.grain_type()) {
         if let Some(t) = text_of(g, field) {
             parts.push((field, if field == "relation" { humanize(&t) } else { t }));
         }
-    };
-    push("subject");
-    match g.grain_type() {
-        GrainType::Belief => {
-            push("relation");
-            push("object");
-        }
-        GrainType::Event => push("content"),
-        GrainType::Goal => {
-            push("description");
-            push("object");
-        }
-        GrainType::Action => {
-            push("tool_name");
-            push("object");
-            push("content");
-        }
-        GrainType::Observation => push("object"),
-        GrainType::Reasoning => push("conclusion"),
-        GrainType::State => push("plan"),
-        GrainType::Workflow => {
-            push("steps");
-            push("trigger");
-        }
-        GrainType::Consensus => {
-            push("object");
-            push("agreed_content");
-        }
-        GrainType::Consent => {
-            push("purpose");
-            push("scope");
-        }
-        GrainType::Other(_) => push("object"),
     }
     parts
+}
+
+/// Calls `f` with text whose words are exactly those of the texts of [`projection`], in
+/// order, without copying a field that is a string: a string field `s` is projected as
+/// `s + " "`, and a space after a text ends its last word without changing any other
+/// (UAX #29 has no rule joining a word to a following space, nor one whose look-ahead a
+/// space satisfies, and a space composes with nothing under NFC), so its words are those
+/// of `s`. A relation goes through `humanize` as in the projection. `f` is told the field
+/// and whether the text is a function of that field's string alone (`true`), rather than
+/// of a flattened array or map.
+pub(crate) fn for_each_projected(g: &Grain, mut f: impl FnMut(&'static str, &str, bool)) {
+    for &field in projected_fields(g.grain_type()) {
+        match g.get(field) {
+            None => {}
+            Some(Value::Str(s)) if field == "relation" && s.contains([':', '_']) => f(field, &humanize(s), true),
+            Some(Value::Str(s)) => f(field, s, true),
+            Some(_) => {
+                if let Some(t) = text_of(g, field) {
+                    f(field, &if field == "relation" { humanize(&t) } else { t }, false);
+                }
+            }
+        }
+    }
 }
 
 /// An inverted index with BM25 statistics. Terms are interned; document
@@ -215,9 +234,19 @@ impl TextIndex {
         self.terms.intern(term)
     }
 
+    /// [`TextIndex::intern_term`] of a term the caller gives away.
+    pub(crate) fn intern_term_owned(&mut self, term: Box<str>) -> u32 {
+        self.terms.intern_owned(term)
+    }
+
+    /// The symbol of a namespace (`None`: the grains without one) in the statistics.
+    pub(crate) fn space(&mut self, namespace: Option<&str>) -> u32 {
+        self.spaces.intern(namespace.unwrap_or(""))
+    }
+
     /// Indexes a document by its terms (`terms_of`), interned ([`TextIndex::intern_term`]),
-    /// one entry per distinct term, and its namespace.
-    pub(crate) fn insert(&mut self, id: Id, tf: &[(u32, u32)], namespace: Option<&str>) {
+    /// one entry per distinct term, and its namespace's symbol ([`TextIndex::space`]).
+    pub(crate) fn insert(&mut self, id: Id, tf: &[(u32, u32)], space: u32) {
         let len: u32 = tf.iter().map(|(_, n)| n).sum();
         for &(sym, n) in tf {
             let list = self.postings.entry(sym).or_default();
@@ -237,7 +266,6 @@ impl TextIndex {
         self.doc_len[slot] = len;
         self.docs += 1;
         self.total_len += u64::from(len);
-        let space = self.spaces.intern(namespace.unwrap_or(""));
         if self.space_of.len() <= slot {
             self.space_of.resize(slot + 1, u32::MAX);
         }
@@ -375,6 +403,38 @@ mod tests {
         assert_eq!(tokenize("dark-mode, please!"), ["dark", "mode", "pleas"]);
         assert_eq!(tokenize("STRASSE Straße"), tokenize("strasse strasse"));
         assert_eq!(tokenize("ΟΔΟΣ οδος"), tokenize("οδοσ οδοσ"));
+    }
+
+    /// `for_each_projected` tokenises a string field as it is, the projection as the string
+    /// and a space: the same words, whatever the string ends with.
+    #[test]
+    fn a_trailing_space_changes_no_word() {
+        let tricky = [
+            "a\u{301}",
+            "e\u{200d}",
+            "👍\u{200d}",
+            "can'",
+            "1,",
+            "3.",
+            "a:",
+            "\u{5d0}\"",
+            "x_",
+            "\u{1f1e6}",
+            "\u{1f1e6}\u{1f1e6}\u{1f1e6}",
+            "日本",
+            "ok\u{ad}",
+            "r\u{feff}",
+            " ",
+            "",
+            "a\u{2060}",
+            "1'",
+        ];
+        for s in tricky {
+            assert_eq!(tokenize(s), tokenize(&format!("{s} ")), "{s:?}");
+        }
+        proptest::proptest!(|(s in "\\PC{0,12}")| {
+            proptest::prop_assert_eq!(tokenize(&s), tokenize(&format!("{s} ")));
+        });
     }
 
     #[test]

@@ -5,7 +5,8 @@
 
 use super::indexes::{Id, IndexKeys, Key};
 use super::judge::{Verdict, contradiction_proof, supersession_proof, valid_contradiction_auth};
-use super::load_keys::Remap;
+use super::load_keys::{KeyBuf, LoadScratch, Remap};
+use super::ordered::Pending;
 use super::policy::{Op, Proof};
 use super::record::{
     EXTRA_CONTRADICTED, EXTRA_INHERITED_POLICY, EXTRA_INVALIDATION_AUTH, EXTRA_INVALIDATION_JUSTIFICATION,
@@ -35,13 +36,27 @@ impl Inner {
 
     /// Inserts a verified entry of a bulk load, indexed under the keys it carries, whose
     /// strings `remap` maps from the loading thread's symbols to the store's.
-    pub(crate) fn insert_loaded(&mut self, l: super::record::Loaded, remap: &mut Remap<'_>) -> Id {
+    /// The ordered indexes' entries go to `pending` (`Indexes::absorb` lays them in).
+    /// `buf` holds the keys of the grain's part of the file.
+    pub(crate) fn insert_loaded(
+        &mut self,
+        l: super::record::Loaded,
+        remap: &mut Remap<'_>,
+        buf: &KeyBuf,
+        pending: &mut Pending,
+        scratch: &mut LoadScratch,
+    ) -> Id {
         let (r, keys, local) = Record::from_loaded(l);
-        let syms: Vec<(Key, u32)> =
-            local.fields.iter().map(|&(k, s)| (k, remap.field(s, |t| self.idx.intern(t)))).collect();
-        let terms: Vec<(u32, u32)> =
-            local.terms.iter().map(|&(t, n)| (remap.term(t, |x| self.text.intern_term(x)), n)).collect();
-        self.insert_interned(r, &keys, &syms, &terms)
+        let LoadScratch { syms, terms } = scratch;
+        syms.clear();
+        terms.clear();
+        syms.extend(local.fields(buf).iter().map(|&(k, s)| (k, remap.field(s, |t| self.idx.intern_owned(t)))));
+        terms.extend(local.terms(buf).iter().map(|&(t, n)| (remap.term(t, |x| self.text.intern_term_owned(x)), n)));
+        let space = match local.space {
+            Some(s) => remap.space(s, |ns| self.text.space(Some(ns))),
+            None => self.text.space(None),
+        };
+        self.insert_interned(r, &keys, syms, terms, space, Some(pending))
     }
 
     /// Inserts a record as it is, index state included.
@@ -49,16 +64,25 @@ impl Inner {
         let keys = IndexKeys::of(r.body.grain());
         let syms: Vec<(Key, u32)> = keys.fields.iter().map(|(k, s)| (*k, self.idx.intern(s))).collect();
         let terms: Vec<(u32, u32)> = keys.terms.iter().map(|(t, n)| (self.text.intern_term(t), *n)).collect();
-        self.insert_interned(r, &keys, &syms, &terms)
+        let space = self.text.space(keys.namespace.as_deref());
+        self.insert_interned(r, &keys, &syms, &terms, space, None)
     }
 
-    fn insert_interned(&mut self, r: Record, keys: &IndexKeys, syms: &[(Key, u32)], terms: &[(u32, u32)]) -> Id {
+    fn insert_interned(
+        &mut self,
+        r: Record,
+        keys: &IndexKeys,
+        syms: &[(Key, u32)],
+        terms: &[(u32, u32)],
+        space: u32,
+        pending: Option<&mut Pending>,
+    ) -> Id {
         let id = self.records.len() as Id;
         if !r.state.is_default() {
             self.flagged.insert(id);
         }
-        self.idx.insert(id, &r, syms, keys);
-        self.text.insert(id, terms, keys.namespace.as_deref());
+        self.idx.insert(id, &r, syms, keys, pending);
+        self.text.insert(id, terms, space);
         let address = r.address;
         self.records.push(Some(r));
         self.by_address.insert(&self.records, &address, id);
