@@ -14,7 +14,7 @@ subjects, relations, objects, confidences, importances (sometimes missing), user
 (sometimes missing), namespaces, creation times and tags. The queries are RECALL-family
 shapes the authoring oracle (`execute_mg/oracle.py`) answers on its own: field equality
 and inequality (NULL semantics, §5.4), comparisons on confidence and importance, IN
-lists, tags INCLUDE/EXCLUDE, `IN "<namespace>"`, RECENT n, ORDER BY with LIMIT and
+lists, tags INCLUDE/EXCLUDE, `IN "<namespace>"`, `IN SCOPE`, RECENT n, ORDER BY with LIMIT and
 OFFSET (ties by address, §17.4), COUNT, EXISTS, SINCE "last N days" and
 `WHERE time BETWEEN` (epoch seconds). Each expected result is `oracle.select` over the
 store's grains as the codec reads them back (content addresses only: no query engine is
@@ -219,10 +219,17 @@ class Query:
         parts = ["RECALL"] + ([TYPES[kind]] if kind else [])
         preds = [(lambda x: x["g"]["type"] == kind)] if kind else []
         if r.random() < .25:
-            ns = r.choice(NAMESPACES + ["gen:none"])
-            parts.append(f"IN {q(ns)}")
-            preds.append(lambda x, ns=ns: f(x, "namespace") == ns)
-            self.tags.add("in-namespace")
+            ns = r.choice(NAMESPACES + ["gen:none", "gen:ma"])
+            if r.random() < .3:
+                # A scope is the namespace and every one below it, by whole segments (§4).
+                parts.append(f"IN SCOPE {q(ns)}")
+                preds.append(lambda x, ns=ns: isinstance(f(x, "namespace"), str)
+                             and (f(x, "namespace") == ns or f(x, "namespace").startswith(ns + ":")))
+                self.tags.add("in-scope")
+            else:
+                parts.append(f"IN {q(ns)}")
+                preds.append(lambda x, ns=ns: f(x, "namespace") == ns)
+                self.tags.add("in-namespace")
         conds = []
         for _ in range(r.choice([0, 1, 1, 1, 2, 2, 3]) if len(parts) > 1 else r.randint(1, 2)):
             text, pred = self.condition(kind)
