@@ -30,8 +30,9 @@ for t in "${targets[@]}"; do
         -runs="$runs" -timeout=30 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
         -artifact_prefix="artifacts/$t/" > "$log" 2>&1 || status=$?
     secs=$(( $(date +%s) - start ))
-    done_line=$(grep -a -E '^#[0-9]+ *DONE' "$log" | tail -1)
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    # The last status line (`#N DONE …` after a time limit; a run limit ends on `Done N runs`).
+    done_line=$(grep -a -E '^#[0-9]+' "$log" | tail -1 || true)
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 || true)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
     cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")

@@ -17,7 +17,7 @@ fn a_query_over_the_value_budget_is_e001_before_the_rest_is_read() {
     let n = MAX_QUERY_VALUES / 4 + 1;
     // Broken JSON after the budget is spent: never reached, so the answer is the size.
     let text = format!("{}, this is not JSON", conditions(n));
-    let errs = from_json_text(&text).err().expect("over the budget");
+    let errs = from_json_text(&text).expect_err("over the budget");
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].code, Code::E001);
     assert!(errs[0].message.contains(&format!("more than {MAX_QUERY_VALUES} JSON values")), "{}", errs[0].message);
@@ -25,7 +25,7 @@ fn a_query_over_the_value_budget_is_e001_before_the_rest_is_read() {
 
 #[test]
 fn a_query_under_the_budget_but_over_8192_bytes_names_its_length() {
-    let errs = from_json_text(&conditions(600)).err().expect("over 8,192 bytes as text");
+    let errs = from_json_text(&conditions(600)).expect_err("over 8,192 bytes as text");
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].code, Code::E001);
     assert!(errs[0].message.contains("bytes as text/cal"), "{}", errs[0].message);
