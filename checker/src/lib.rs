@@ -107,6 +107,24 @@ impl Analysis {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// The diagnostics §17.1's pipeline reports: see [`as_pipeline_reports`].
+    pub fn pipeline_diagnostics(&self) -> Vec<&Diagnostic> {
+        as_pipeline_reports(&self.diagnostics)
+    }
+}
+
+/// The diagnostics a refusal reports, in §17.1's pipeline order: the lexer and the parser
+/// come before the validator, so when a text has an error of the lex or parse phase, the
+/// parser hands the validator no statement and the rejection is theirs alone. The checker
+/// still checks the tree the parser recovered, for editors (`cal check`, the language
+/// server show everything at once); a §22 error response and a conformance `parse` answer
+/// leave those findings out, so that the first error is the one the pipeline stops at
+/// (docs/spec-decisions-conformance.md C37). Without such an error: every diagnostic.
+pub fn as_pipeline_reports(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
+    let early = |d: &Diagnostic| matches!(d.code.info().phase, Phase::Prelex | Phase::Parse);
+    let stopped = diagnostics.iter().any(|d| d.is_error() && early(d));
+    diagnostics.iter().filter(|d| !stopped || early(d)).collect()
 }
 
 /// Parses a `.cal` text and checks what parsed: the single function behind

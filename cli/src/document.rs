@@ -92,8 +92,10 @@ pub fn check(text: &str, params: &Params) -> Result<Checked, String> {
         }
         // Extra trees in one stretch cannot happen (the parser starts a query only after a
         // `;`), but none is dropped silently: each is refused with the stretch's errors.
-        let outcome = match (query, mine.iter().find(|d| d.is_error())) {
-            (_, Some(e)) => Err(e.clone()),
+        // The query's refusal is the first error §17.1's pipeline stops at (C37).
+        let refused = cal_checker::as_pipeline_reports(&mine).into_iter().find(|d| d.is_error()).cloned();
+        let outcome = match (query, refused) {
+            (_, Some(e)) => Err(e),
             (Some(q), None) => Ok(q),
             (None, None) => continue, // blank, or only comments
         };

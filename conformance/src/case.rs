@@ -217,6 +217,14 @@ pub enum ParseExpect {
         /// canonical text must read back as (the same tree, §15.3) — no layout is expected.
         reads_back_as: Option<String>,
     },
+    /// The query is a sentence of CAL §4's grammar (a derivation of `grammar/cal.ebnf`'s
+    /// productions, generated): no error of the lex or parse phase. The checker may still
+    /// reject it, with errors of the check phase only; accepted, its canonical text reads back
+    /// as `reads_back_as` when set.
+    WellFormed {
+        /// The query's own text, which an accepted query's canonical text must read back as.
+        reads_back_as: Option<String>,
+    },
     /// The query is rejected.
     Reject {
         /// The first error's code.

@@ -139,6 +139,14 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// The round trip of a generated query: the engine's canonical text must be the same query
+/// (§15.3); its layout is the engine's own, so no layout ruling is scored.
+fn round_trip(j: &mut Judgement, query: &str, result: &Value) {
+    let actual = result.get("canonical").cloned().unwrap_or(Value::Null);
+    let same = actual.as_str().is_some_and(|a| crate::reparse::same_tree(query, a));
+    j.require("canonical round trip", "§15.3", same, json!(query), actual);
+}
+
 /// Judges a parse answer (`result` of a `parse` request) for a case with no ruling.
 pub fn parse(expect: &ParseExpect, result: &Value) -> Judgement {
     parse_in(Judgement::default(), expect, result)
@@ -177,17 +185,35 @@ pub fn parse_in(mut j: Judgement, expect: &ParseExpect, result: &Value) -> Judge
                 canonical_text(&mut j, "canonical", expected, &actual);
             }
             if let Some(query) = reads_back_as {
-                // The round trip of a generated query: the canonical text must be the same query
-                // (§15.3); its layout is the engine's own, so no layout ruling is scored.
-                let actual = result.get("canonical").cloned().unwrap_or(Value::Null);
-                let same = actual.as_str().is_some_and(|a| crate::reparse::same_tree(query, a));
-                j.require("canonical round trip", "§15.3", same, json!(query), actual);
+                round_trip(&mut j, query, result);
             }
             if let Some(expected) = warnings {
                 let warned: Vec<&Value> = diagnostics.iter().filter(|d| is_warning(d)).collect();
                 let actual = code_set(&warned);
                 let want: std::collections::BTreeSet<&str> = expected.iter().map(String::as_str).collect();
                 j.require("warnings", "§22.3", actual == want, json!(want), json!(actual));
+            }
+        }
+        ParseExpect::WellFormed { reads_back_as } => {
+            // A sentence of §4's grammar: the lexer and the parser have nothing to reject. The
+            // checker may (the derivation knows nothing of Appendix E or §17.3), in its phase only.
+            let source = j.case_source("§4");
+            let phases: Vec<Value> = errors.iter().map(|d| d.get("phase").cloned().unwrap_or(Value::Null)).collect();
+            let only_checked = !errors.is_empty() && phases.iter().all(|p| p.as_str() == Some("check"));
+            let ok = match accepted {
+                Some(true) => errors.is_empty(),
+                Some(false) => only_checked,
+                None => false,
+            };
+            j.require(
+                "well-formed",
+                &source,
+                ok,
+                json!("accepted, or rejected in the check phase only"),
+                json!({ "accept": accepted, "errors": codes(&errors), "phases": phases }),
+            );
+            if let (true, Some(true), Some(query)) = (ok, accepted, reads_back_as) {
+                round_trip(&mut j, query, result);
             }
         }
         ParseExpect::Reject { code, phase, position, suggestion_contains, has_example } => {

@@ -109,10 +109,11 @@ pub fn canonical_pins_at_extended(cases: &mut Vec<Case>) {
         if case.level != Level::Core {
             continue;
         }
-        let Body::Parse(ParseCase { query, expect: ParseExpect::Accept { canonical, reads_back_as, .. } }) =
-            &mut case.body
-        else {
-            continue;
+        let Body::Parse(ParseCase { query, expect }) = &mut case.body else { continue };
+        let (canonical, reads_back_as, well_formed) = match expect {
+            ParseExpect::Accept { canonical, reads_back_as, .. } => (canonical, reads_back_as, false),
+            ParseExpect::WellFormed { reads_back_as } => (&mut None, reads_back_as, true),
+            ParseExpect::Reject { .. } => continue,
         };
         if canonical.is_none() && reads_back_as.is_none() {
             continue;
@@ -137,7 +138,11 @@ pub fn canonical_pins_at_extended(cases: &mut Vec<Case>) {
             origin: Origin { file: case.origin.file.clone(), pointer: format!("{}+canonical", case.origin.pointer) },
             body: Body::Parse(ParseCase {
                 query: query.clone(),
-                expect: ParseExpect::Accept { json: None, canonical, warnings: None, reads_back_as },
+                expect: if well_formed {
+                    ParseExpect::WellFormed { reads_back_as }
+                } else {
+                    ParseExpect::Accept { json: None, canonical, warnings: None, reads_back_as }
+                },
             }),
         });
     }

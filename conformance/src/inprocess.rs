@@ -153,8 +153,8 @@ fn parse(bytes: &[u8]) -> Value {
     let text = String::from_utf8_lossy(bytes);
     let index = LineIndex::new(&text);
     let diagnostics: Vec<Value> = analysis
-        .diagnostics
-        .iter()
+        .pipeline_diagnostics()
+        .into_iter()
         .map(|d| {
             let mut j = d.to_json(&index);
             j["phase"] = phase_of(d).into();

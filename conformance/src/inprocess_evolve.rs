@@ -25,7 +25,7 @@ use crate::protocol::Answer;
 
 fn parsed(text: &str, params: &Params) -> Result<Query, Value> {
     let analysis = cal_checker::analyze(text, Some(params));
-    if let Some(first) = analysis.diagnostics.iter().find(|d| d.is_error()) {
+    if let Some(first) = analysis.pipeline_diagnostics().into_iter().find(|d| d.is_error()) {
         return Err(static_error(first, Vec::new()));
     }
     match analysis.document.map(|d| d.queries) {

@@ -251,7 +251,7 @@ fn run<F: ReadFacade>(
     let plain = |response| Ran { response, events: stream.map(|_| Vec::new()), then: Vec::new() };
     let analysis = cal_checker::analyze(query, Some(params));
     let warnings: Vec<Value> = analysis.diagnostics.iter().filter(|d| !d.is_error()).map(diagnostic_json).collect();
-    if let Some(first) = analysis.diagnostics.iter().find(|d| d.is_error()) {
+    if let Some(first) = analysis.pipeline_diagnostics().into_iter().find(|d| d.is_error()) {
         return plain(static_error(first, warnings));
     }
     let Some(doc) = analysis.document else {

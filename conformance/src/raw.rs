@@ -34,7 +34,8 @@ struct RawParse {
 
 #[derive(Deserialize)]
 struct RawParseExpect {
-    accept: bool,
+    accept: Option<bool>,
+    well_formed: Option<bool>,
     json: Option<Value>,
     canonical: Option<String>,
     warnings: Option<Vec<String>>,
@@ -234,21 +235,26 @@ fn parse_case(raw: RawParse) -> Result<ParseCase, String> {
         _ => return Err("a parse case has exactly one of `query` and `query_hex`".into()),
     };
     let e = raw.expect;
-    let expect = if e.accept {
-        let reads_back_as = match (&query, e.round_trip) {
-            (QueryInput::Text(t), true) => Some(t.clone()),
-            (QueryInput::Bytes(_), true) => return Err("`round_trip` needs a text query".into()),
-            (_, false) => None,
-        };
-        ParseExpect::Accept { json: e.json, canonical: e.canonical, warnings: e.warnings, reads_back_as }
-    } else {
-        ParseExpect::Reject {
+    let reads_back_as = match (&query, e.round_trip) {
+        (QueryInput::Text(t), true) => Some(t.clone()),
+        (QueryInput::Bytes(_), true) => return Err("`round_trip` needs a text query".into()),
+        (_, false) => None,
+    };
+    let expect = match (e.accept, e.well_formed) {
+        (None, Some(true)) => ParseExpect::WellFormed { reads_back_as },
+        (Some(_), Some(_)) | (None, _) => {
+            return Err("a parse expectation has exactly one of `accept` and `\"well_formed\": true`".into());
+        }
+        (Some(true), None) => {
+            ParseExpect::Accept { json: e.json, canonical: e.canonical, warnings: e.warnings, reads_back_as }
+        }
+        (Some(false), None) => ParseExpect::Reject {
             code: e.code.ok_or("a reject expectation needs `code`")?,
             phase: e.phase.ok_or("a reject expectation needs `phase`")?,
             position: e.position,
             suggestion_contains: e.suggestion_contains,
             has_example: e.has_example,
-        }
+        },
     };
     Ok(ParseCase { query, expect })
 }

@@ -180,6 +180,7 @@ fn expected_codes(case: &Case) -> Vec<&str> {
         Body::Parse(p) => match &p.expect {
             ParseExpect::Reject { code, .. } => out.push(code),
             ParseExpect::Accept { warnings, .. } => out.extend(warnings.iter().flatten().map(String::as_str)),
+            ParseExpect::WellFormed { .. } => {}
         },
         Body::Wire(WireCase::JsonRejected { code, .. }) => out.push(code),
         Body::Execute(e) => {

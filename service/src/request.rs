@@ -50,7 +50,9 @@ pub fn one_query(text: &str, params: &Params) -> Result<(Query, Vec<Diagnostic>)
     }
     let (doc, diagnostics) = analyze(text, params);
     if diagnostics.iter().any(Diagnostic::is_error) {
-        return Err(diagnostics.into_iter().filter(Diagnostic::is_error).collect());
+        // As §17.1's pipeline reports them: a text the parser refused is not validated.
+        let refusing = cal_checker::as_pipeline_reports(&diagnostics);
+        return Err(refusing.into_iter().filter(|d| d.is_error()).cloned().collect());
     }
     let mut queries = doc.map(|d| d.queries).unwrap_or_default();
     match queries.len() {
