@@ -33,6 +33,9 @@ pub struct Stats {
     pub total: usize,
     /// Generated cases among them.
     pub generated: usize,
+    /// The generated cases stored in case files (written from a seed by a generator under
+    /// `authoring/generated/`); the others are derived from stored cases when the corpus loads.
+    pub generated_stored: usize,
     /// SHOULD cases among them.
     pub should: usize,
     /// Per kind.
@@ -100,6 +103,7 @@ pub fn measure(cases: &[Case]) -> Stats {
         *s.per_kind.entry(case.kind().as_str()).or_default() += 1;
         *s.per_level.entry(case.level.as_str()).or_default() += 1;
         s.generated += usize::from(case.has_flag(Flag::Generated));
+        s.generated_stored += usize::from(case.has_flag(Flag::Generated) && is_stored(case));
         s.should += usize::from(case.is_should());
         for ruling in case.rulings.values().collect::<BTreeSet<_>>() {
             *s.per_ruling.entry(ruling.clone()).or_default() += 1;
@@ -171,6 +175,12 @@ fn statements(query: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a case is written in a case file as it runs (`/cases/N` of its file), rather than
+/// derived from one when the corpus loads (`/cases/N+canonical`, an exclusion, a limit pair).
+fn is_stored(case: &Case) -> bool {
+    case.origin.pointer.strip_prefix("/cases/").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The codes a case expects to be reported: the error of a rejection, and expected warnings.
@@ -331,6 +341,8 @@ impl Stats {
         json!({
             "total": self.total,
             "generated": self.generated,
+            "generated_stored": self.generated_stored,
+            "generated_derived_at_load": self.generated - self.generated_stored,
             "hand_written": self.total - self.generated,
             "should": self.should,
             "per_kind": self.per_kind,
@@ -382,10 +394,12 @@ impl Stats {
         let mut o = String::new();
         let _ = writeln!(
             o,
-            "corpus: {} cases ({} hand-written, {} generated, {} SHOULD)",
+            "corpus: {} cases ({} hand-written, {} generated: {} stored from a seed, {} derived at load; {} SHOULD)",
             self.total,
             self.total - self.generated,
             self.generated,
+            self.generated_stored,
+            self.generated - self.generated_stored,
             self.should
         );
         let _ = writeln!(o, "per kind:  {}", pairs(self.per_kind.iter().map(|(k, n)| (k.to_string(), *n))));
