@@ -222,7 +222,8 @@ pub enum ParseExpect {
     /// reject it, with errors of the check phase only; accepted, its canonical text reads back
     /// as `reads_back_as` when set.
     WellFormed {
-        /// The query's own text, which an accepted query's canonical text must read back as.
+        /// The text an accepted query's canonical text must read back as: its own
+        /// (`round_trip`), or the sentence a metamorphic variant came from (`same_tree_as`).
         reads_back_as: Option<String>,
     },
     /// The query is rejected.

@@ -41,6 +41,7 @@ struct RawParseExpect {
     warnings: Option<Vec<String>>,
     #[serde(default)]
     round_trip: bool,
+    same_tree_as: Option<String>,
     code: Option<String>,
     phase: Option<Phase>,
     position: Option<Position>,
@@ -235,10 +236,14 @@ fn parse_case(raw: RawParse) -> Result<ParseCase, String> {
         _ => return Err("a parse case has exactly one of `query` and `query_hex`".into()),
     };
     let e = raw.expect;
-    let reads_back_as = match (&query, e.round_trip) {
-        (QueryInput::Text(t), true) => Some(t.clone()),
-        (QueryInput::Bytes(_), true) => return Err("`round_trip` needs a text query".into()),
-        (_, false) => None,
+    let reads_back_as = match (&query, e.round_trip, e.same_tree_as) {
+        (_, true, Some(_)) => {
+            return Err("a parse expectation has at most one of `round_trip` and `same_tree_as`".into());
+        }
+        (_, false, Some(base)) => Some(base),
+        (QueryInput::Text(t), true, None) => Some(t.clone()),
+        (QueryInput::Bytes(_), true, None) => return Err("`round_trip` needs a text query".into()),
+        (_, false, None) => None,
     };
     let expect = match (e.accept, e.well_formed) {
         (None, Some(true)) => ParseExpect::WellFormed { reads_back_as },

@@ -23,7 +23,7 @@ fn the_stored_files_are_what_the_generator_derives_from_the_grammar() {
 }
 
 #[test]
-fn three_thousand_derivations_at_every_level_our_engine_passes() {
+fn derivations_at_every_level_their_mutants_and_variants_our_engine_passes() {
     let corpus = load_corpus(&default_cases_dir());
     let cases: Vec<_> = corpus.cases.into_iter().filter(|c| c.id.starts_with("gen.ebnf.")).collect();
     assert!(cases.iter().all(|c| c.has_flag(Flag::Generated)));
@@ -42,6 +42,16 @@ fn three_thousand_derivations_at_every_level_our_engine_passes() {
     }
     let mutants = cases.iter().filter(|c| c.id.starts_with("gen.ebnf.mutant.")).count();
     assert_eq!(mutants, 600);
+    // Metamorphic variants read back as the tree of the sentence they came from, not their own text.
+    let variants: Vec<_> = cases.iter().filter(|c| c.id.starts_with("gen.ebnf.variant.")).collect();
+    assert!(variants.len() >= 750, "{}", variants.len());
+    // (A Core variant's round trip is its Extended `<id>.canonical` case, C26.)
+    for v in variants.iter().filter(|v| v.level != Level::Core || v.id.ends_with(".canonical")) {
+        let Body::Parse(p) = &v.body else { panic!("{}", v.id) };
+        let ParseExpect::WellFormed { reads_back_as: Some(base) } = &p.expect else { panic!("{}", v.id) };
+        let cal_conformance::case::QueryInput::Text(text) = &p.query else { panic!("{}", v.id) };
+        assert_ne!(base, text, "{}", v.id);
+    }
     let outcomes = runner::run(&mut InProcess::new(), &cases, &RunOptions::default());
     let bad: Vec<_> = outcomes.iter().filter(|o| o.status != Status::Passed).collect();
     let ids: Vec<&str> = bad.iter().map(|o| o.id.as_str()).collect();

@@ -31,10 +31,10 @@ pub(crate) fn is_section(k: Keyword) -> bool {
     )
 }
 
-/// If a `{` follows (after whitespace), captures the body and returns where lexing resumes.
+/// If a `{` follows (after whitespace and line comments, which may separate any two tokens),
+/// captures the body and returns where lexing resumes.
 pub(crate) fn section_body<'s>(src: &'s str, after_kw: usize, kw: Keyword, out: &mut Lexed<'s>) -> Option<usize> {
-    let ws = src[after_kw..].bytes().take_while(u8::is_ascii_whitespace).count();
-    let open = after_kw + ws;
+    let open = past_trivia(src, after_kw);
     if !src[open..].starts_with('{') {
         return None;
     }
@@ -61,6 +61,17 @@ pub(crate) fn section_body<'s>(src: &'s str, after_kw: usize, kw: Keyword, out: 
             );
             Some(src.len())
         }
+    }
+}
+
+/// The first byte at or after `at` that is neither whitespace nor in a `--` line comment (§3.5).
+fn past_trivia(src: &str, mut at: usize) -> usize {
+    loop {
+        at += src[at..].bytes().take_while(u8::is_ascii_whitespace).count();
+        if !src[at..].starts_with("--") {
+            return at;
+        }
+        at += src[at..].find('\n').unwrap_or(src.len() - at);
     }
 }
 

@@ -231,6 +231,21 @@ fn template_sections_are_raw() {
     assert_eq!(l.diagnostics[0].code, Code::E002);
 }
 
+/// Whitespace and comments may separate any two tokens (§3.5): also a section keyword and
+/// the `{` of its body (found by the sentences derived from grammar/cal.ebnf, C38).
+#[test]
+fn a_comment_between_a_section_keyword_and_its_body() {
+    for src in ["ELEMENT -- note\n{ x {{subject}} }", "ELEMENT\n  -- one\n -- two\n\t{ x {{subject}} }"] {
+        let l = lex(src);
+        assert!(l.diagnostics.is_empty(), "{src:?}: {:?}", l.diagnostics);
+        let toks: Vec<Token> = l.tokens.iter().map(|(t, _)| *t).collect();
+        assert_eq!(toks.len(), 4, "{toks:?}");
+        assert!(matches!(toks[2], Token::TemplateText(" x {{subject}} ")), "{toks:?}");
+    }
+    // A comment that runs to the end of the text leaves no body to capture.
+    assert!(!lex("ELEMENT -- only a comment").tokens.iter().any(|(t, _)| matches!(t, Token::TemplateText(_))));
+}
+
 #[test]
 fn bidi_controls_are_reported_once() {
     let l = lex("RECALL \u{202E} ABOUT \"x\u{2066}\"");

@@ -25,6 +25,10 @@ it (a derivation knows nothing of Appendix E's types or §17.3's limits): then e
 must be of the check phase. When the engine accepts it, its canonical text must read back
 as the same tree (`"round_trip": true`, §15.3; Extended, as for every canonical text).
 
+Metamorphic variants: 800 of the sentences again with other whitespace and line comments
+between tokens (§3.2, §3.5); well-formed too, and accepted, their canonical text must read back
+as the tree of the sentence they came from (`"same_tree_as"`).
+
 Mutants: one token of a derivation (never inside template text) replaced by one of the
 §2.4 excluded words, in any case; CAL-E002 in the parse phase is then the first error
 (§2.4: "wherever they appear"), since everything before the word is a prefix of a sentence.
@@ -43,6 +47,8 @@ import ebnf  # noqa: E402
 SEED = 20261202
 WELL_FORMED = 2400
 MUTANTS = 600
+# Metamorphic variants: a derivation with other whitespace and comments between its tokens.
+VARIANTS = 800
 PER_FILE = 800
 # Past this depth only the shortest alternatives are taken.
 DEPTH = 9
@@ -387,16 +393,49 @@ def cases(rules):
             "query": text,
             "expect": {"accept": False, "code": "CAL-E002", "phase": "parse"},
         })
-    return well, mutants, coverage
+    return well, mutants, coverage, derived, rng
+
+
+GAPS = [" \t", "\n", "   ", "\n\t", " -- a comment\n", "\n-- a whole-line comment\n  ", "\r\n", "\t-- note --\n"]
+
+
+def variants(rng, derived, well):
+    """Metamorphic variants (§3.2, §3.5): each gap between two tokens (none next to template
+    text, where whitespace is content) becomes other whitespace or a line comment; the variant
+    must read back as the same tree as the sentence it came from."""
+    out = []
+    picks = rng.sample(range(len(derived)), VARIANTS)
+    for i in picks:
+        d, base = derived[i]
+        parts = [d.tokens[0][0]]
+        changed = False
+        for (_, before), (text, kind) in zip(d.tokens, d.tokens[1:]):
+            if "template" in (before, kind) or rng.random() < .5:
+                parts.append(" ")
+            else:
+                parts.append(rng.choice(GAPS))
+                changed = True
+            parts.append(text)
+        query = "".join(parts)
+        if not changed or len(query.encode()) > 8192:
+            continue
+        case = dict(well[i])
+        case.update(id=well[i]["id"].replace(".wf.", ".variant."), tags=well[i]["tags"] + ["metamorphic"],
+                    sections=["4", "3.2", "3.5", "15.3"], description=f"{well[i]['id']} with other whitespace and comments",
+                    query=query, expect={"well_formed": True, "same_tree_as": base})
+        out.append(case)
+    return out
 
 
 def files():
-    well, mutants, coverage = cases(grammar())
+    well, mutants, coverage, derived, rng = cases(grammar())
+    metamorphic = variants(rng, derived, well)
     docs = {}
     for name, cs, what in [
         ("wf", well, "sentences derived at random from grammar/cal.ebnf's productions (the spec's forms in place "
                      "of its extensions): no lex or parse error, and a canonical text that reads back as the same tree"),
         ("mutant", mutants, "those sentences with one token replaced by a §2.4 excluded word: CAL-E002, parse phase"),
+        ("variant", metamorphic, "those sentences with other whitespace and comments between tokens: the same tree"),
     ]:
         for n in range(0, len(cs), PER_FILE):
             docs[f"ebnf-{name}-{n // PER_FILE + 1:02d}.json"] = {
