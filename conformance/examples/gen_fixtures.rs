@@ -44,6 +44,7 @@ const FIXTURES: &[Fixture] = &[
     ("unicode", unicode),
     ("domain-profiles", domain_profiles),
     ("encrypted", encrypted),
+    ("revert-six", revert_six),
 ];
 
 /// A belief with the usual fields; `extra` entries are merged in.
@@ -163,6 +164,30 @@ fn supersession_chains(b: &mut Builder) -> Result<(), OmsError> {
     ];
     for (key, s, r, o, c, created) in single {
         b.put(key, belief(s, r, o, *c, created, &["single"], json!({ "user_id": s, "importance": 0.5 })))?;
+    }
+    Ok(())
+}
+
+/// Six preferences of alice, each superseded once, in one namespace: six current versions that
+/// a REVERT can target, for MAX_REVERT_PER_MINUTE's boundary pair (§17.3: 5 per minute, C32).
+fn revert_six(b: &mut Builder) -> Result<(), OmsError> {
+    #[rustfmt::skip]
+    let topics: &[(&str, &str, &str)] = &[
+        ("editor", "vim", "helix"), ("drink", "coffee", "green tea"), ("city", "Porto", "Lisbon"),
+        ("os", "linux", "macos"), ("language", "go", "rust"), ("theme", "light mode", "dark mode"),
+    ];
+    for (i, (key, old, new)) in topics.iter().enumerate() {
+        let (v1, v2) = (format!("{key}-v1"), format!("{key}-v2"));
+        let extra = || json!({ "user_id": "alice", "importance": 0.5 });
+        let first = format!("2026-02-0{}T09:00:00Z", i + 1);
+        b.put(&v1, belief("alice", "mg:prefers", old, 0.7, &first, &["versioned"], extra()))?;
+        let second = format!("2026-02-1{}T09:00:00Z", i + 1);
+        b.supersede(
+            &v1,
+            &v2,
+            belief("alice", "mg:prefers", new, 0.8, &second, &["versioned"], extra()),
+            "newer information",
+        )?;
     }
     Ok(())
 }

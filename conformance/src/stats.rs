@@ -177,6 +177,14 @@ fn statements(query: &str) -> Vec<String> {
     out
 }
 
+/// Whether a §17.3 limit is a performance target (the parse time budget): nothing is refused
+/// when it is missed, so no conformance case can show its boundary (ruling C39).
+pub fn is_performance_target(name: &str) -> bool {
+    cal_grammar::limits::LIMITS
+        .iter()
+        .any(|l| l.name == name && l.code.is_none() && l.kind == cal_grammar::limits::LimitKind::Performance)
+}
+
 /// Whether a case is written in a case file as it runs (`/cases/N` of its file), rather than
 /// derived from one when the corpus loads (`/cases/N+canonical`, an exclusion, a limit pair).
 fn is_stored(case: &Case) -> bool {
@@ -469,11 +477,14 @@ impl Stats {
         let _ = writeln!(o, "  admitted by no production (reserved): {}", reserved.join(", "));
         let _ = writeln!(o, "\n§17.3 limits (generated boundary cases / hand-written cases tagged with the limit):");
         for (name, (g, h)) in &self.limits {
-            let _ = writeln!(
-                o,
-                "  {name:<28} {g:>3} / {h:<3}{}",
-                if *g >= 2 || *h >= 2 { "" } else { "  ← no boundary pair" }
-            );
+            let note = if *g >= 2 || *h >= 2 {
+                ""
+            } else if is_performance_target(name) {
+                "  (a performance target with no code: no case can observe it; benchmarked, C39)"
+            } else {
+                "  ← no boundary pair"
+            };
+            let _ = writeln!(o, "  {name:<28} {g:>3} / {h:<3}{note}");
         }
         let missing = self.exclusions_missing();
         let _ = writeln!(

@@ -113,4 +113,12 @@ fn the_whole_corpus_keeps_its_size_and_covers_every_code_and_exclusion() {
     assert_eq!(s.per_code.len(), cal_grammar::Code::ALL.len(), "every code of the registry is counted");
     let missing = s.exclusions_missing();
     assert!(missing.is_empty(), "excluded words lacking a position: {missing:?}");
+    // Every §17.3 limit has a boundary pair, but the performance targets no case can observe (C39).
+    let unpaired: Vec<&str> = s
+        .limits
+        .iter()
+        .filter(|(name, (g, h))| *g < 2 && *h < 2 && !cal_conformance::stats::is_performance_target(name))
+        .map(|(name, _)| &**name)
+        .collect();
+    assert!(unpaired.is_empty(), "§17.3 limits without a boundary pair: {unpaired:?}");
 }

@@ -190,6 +190,14 @@ def pipeline():
         "extended", ["pipeline", "group-by"], ["4", "8.1"],
         fields={"/groups/0/key": "member_of", "/groups/0/count": 1, "/groups/1/key": "mg:avoids",
                 "/groups/2/key": "mg:knows", "/groups/3/key": "mg:prefers", "/groups/3/count": 4})
+    # DEFAULT_LIMIT's boundary pair (§17.3: 20): of the 28 beliefs, 20 remain after OFFSET 8 and the
+    # default page holds them all; 21 remain after OFFSET 7 and the page leaves the last one out.
+    p("RECALL beliefs | ORDER BY time ASC | OFFSET 8", B, ["default-limit", "order-by", "offset", "DEFAULT_LIMIT",
+      "limit-boundary"], sel_kw={"order": "time", "offset": 8, "limit": 20}, ordered=True, sections=("17.3", "4"),
+      desc="20 beliefs remain after OFFSET 8: the default LIMIT of 20 (§17.3) returns every one of them.")
+    p("RECALL beliefs | ORDER BY time ASC | OFFSET 7", B, ["default-limit", "order-by", "offset", "DEFAULT_LIMIT"],
+      sel_kw={"order": "time", "offset": 7, "limit": 20}, ordered=True, sections=("17.3", "4"),
+      desc="21 beliefs remain after OFFSET 7: the default LIMIT of 20 (§17.3) leaves the latest one out.")
 
 
 def nulls():

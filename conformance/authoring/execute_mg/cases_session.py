@@ -29,7 +29,9 @@ def timeouts():
         add(AREA, f"execute.timeout.{next(n):03d}", fx, query, level, ["E031", "timeout"] + tags, ["17.3"] + sections,
             error="CAL-E031", settings=zero, desc=desc)
 
-    t('RECALL beliefs WHERE subject = "carol"', "core", ["recall"], ["8.1"],
+    # A time limit's boundary pair (ruling C39): spent (0 ms) against the default, with a query far
+    # inside it; a pair at N and N + 1 ms would measure the machine, not the engine.
+    t('RECALL beliefs WHERE subject = "carol"', "core", ["recall", "QUERY_TIMEOUT_MS"], ["8.1"],
       "A query timeout of 0 ms: the time is up before the first store operation (§17.3, Appendix C).")
     t('RECALL beliefs ABOUT "alice"', "core", ["recall", "about"], ["9.1"], "ABOUT under a spent query timeout.")
     t('RECALL beliefs WHERE confidence > 0.5 | LIMIT 3', "core", ["recall", "limit"], ["4"],
@@ -44,7 +46,8 @@ def timeouts():
     t('COALESCE(RECALL beliefs WHERE subject = "zed", RECALL beliefs WHERE subject = "carol")', "extended",
       ["coalesce"], ["8.13"], "COALESCE under a spent query timeout.")
     add(AREA, f"execute.timeout.{next(n):03d}", BB, 'RECALL beliefs WHERE subject = "carol"', "core",
-        ["timeout", "recall"], ["17.3", "8.1"], sel=CAROL, settings={"query_timeout_ms": 5000},
+        ["timeout", "recall", "QUERY_TIMEOUT_MS", "limit-boundary"], ["17.3", "8.1"], sel=CAROL,
+        settings={"query_timeout_ms": 5000},
         desc="The default query timeout of §17.3 set explicitly: the query runs.")
 
     m = iter(range(1, 1000))
@@ -53,7 +56,7 @@ def timeouts():
         add(AREA, f"execute.assemble-timeout.{next(m):03d}", fx, query, "extended", ["E075", "timeout", "assemble"] + tags,
             ["17.3", "8.2"], error="CAL-E075", settings={"assemble_timeout_ms": 0}, desc=desc)
 
-    a('ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "carol")', [],
+    a('ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "carol")', ["ASSEMBLE_TIMEOUT_MS"],
       "An ASSEMBLE timeout of 0 ms: the time is up before the first source (§17.3, Appendix C).")
     a('ASSEMBLE c FOR "review" FROM a: (RECALL beliefs WHERE subject = "carol"), b: (RECALL beliefs WHERE subject = "dave") '
       'BUDGET 500 tokens PRIORITY a > b', ["priority", "budget"], "Several sources, a budget and a priority.")
@@ -64,7 +67,8 @@ def timeouts():
     a('ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "carol") FORMAT sml', ["format", "sml"],
       "Whatever the output form.")
     add(AREA, f"execute.assemble-timeout.{next(m):03d}", BB, 'ASSEMBLE c FROM a: (RECALL beliefs WHERE subject = "carol")',
-        "extended", ["timeout", "assemble"], ["17.3", "8.2"], settings={"assemble_timeout_ms": 10000},
+        "extended", ["timeout", "assemble", "ASSEMBLE_TIMEOUT_MS", "limit-boundary"], ["17.3", "8.2"],
+        settings={"assemble_timeout_ms": 10000},
         fields={"/_cal/statement_type": "assemble", "/_cal/budget/grains_returned": 5},
         desc="The default ASSEMBLE timeout of §17.3 set explicitly: all five of carol's grains.")
 

@@ -163,8 +163,8 @@ for n, (kind, fixture, cap, make) in enumerate(RATE, start=2):
 # §17.3's defaults (implementation-configurable; an engine declaring another value in `hello` gets
 # these cases not applicable, ruling C32): 20 ADD and 10 SUPERSEDE per minute per namespace.
 # SUPERSEDE needs a distinct current belief per write, and beliefs-basic has 28 in conf:main.
-# MAX_REVERT_PER_MINUTE (5) has no pair: a REVERT needs a current version that superseded another,
-# supersession-chains has 4, and versions made in `setup` have addresses only the engine knows.
+# MAX_REVERT_PER_MINUTE (5): a REVERT needs a current version that superseded another, and versions
+# made in `setup` have addresses only the engine knows, so the fixture revert-six holds six.
 BASIC = [
     "121d34884fd302b8c13b90548c7438cae2ff373e7d9643d8a54b1f6ae6319999",  # alice prefers flat white
     "1805001a30a8be6c2ab5a24b4b43c2df11ce93843f6c6a515768fee65765bc6c",  # dave member_of team-beta
@@ -208,6 +208,33 @@ case(WRITES, "execute.evolve-rate.008", "evolve",
      {"store_change": {"added": [{"subject": BASIC_SUBJECTS[i], "confidence": 0.5} for i in range(10)],
                        "superseded": ["sha256:" + BASIC[i] for i in range(10)]}},
      capability=TIER1, setup=[supersede(i) for i in range(9)])
+
+with open(os.path.join(ROOT, "authoring", "execute_mg", "keys", "revert-six.json")) as f:
+    SIX = json.load(f)
+# Each chain's topic and the object its first version had (what a REVERT of the second restores).
+SIX_TOPICS = [("editor", "vim"), ("drink", "coffee"), ("city", "Porto"), ("os", "linux"), ("language", "go"),
+              ("theme", "light mode")]
+
+
+def revert(i):
+    return f'REVERT sha256:{SIX[SIX_TOPICS[i][0] + "-v2"]} REASON "rate {i}"'
+
+
+case(WRITES, "execute.evolve-rate.009", "evolve", ["tier1", "E043", "rate", "MAX_REVERT_PER_MINUTE", "revert"],
+     ["17.3", "20.1", "22"],
+     "The 6th REVERT within a minute in one namespace is refused: WriteQuotaExceeded (§17.3: 5 per minute, "
+     "implementation-configurable; the code is scored as a ruling).",
+     "revert-six", revert(5), {"error": {"code": "CAL-E043"}}, capability=TIER1,
+     setup=[revert(i) for i in range(5)], rulings={"error": "spec-decisions-service.md S12"})
+case(WRITES, "execute.evolve-rate.010", "evolve",
+     ["tier1", "rate", "MAX_REVERT_PER_MINUTE", "limit-boundary", "revert"], ["17.3", "8.10"],
+     "The 5th REVERT within a minute in one namespace is still allowed (§17.3: 5 per minute): each restores "
+     "the content before its target and supersedes the target.",
+     "revert-six", revert(4),
+     {"store_change": {"added": [{"subject": "alice", "relation": "mg:prefers", "object": SIX_TOPICS[i][1]}
+                                 for i in range(5)],
+                       "superseded": ["sha256:" + SIX[SIX_TOPICS[i][0] + "-v2"] for i in range(5)]}},
+     capability=TIER1, setup=[revert(i) for i in range(4)])
 
 # --- CAL-E079 / E081 over HTTP ------------------------------------------------------------------
 ASM = 'ASSEMBLE ctx FROM prefs: (RECALL beliefs WHERE subject = "alice") BUDGET 500 tokens STREAM { all }'
