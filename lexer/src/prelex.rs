@@ -25,8 +25,9 @@ pub fn check_length(span: Span) -> Option<Diagnostic> {
     (span.len() > limits::MAX_QUERY_BYTES).then(|| too_long(span))
 }
 
-/// The CAL-E001 diagnostic. It has no example: the start of the query cut short is not a
-/// query, and how to split one is for its author to decide.
+/// The CAL-E001 diagnostic. Its example is the usual fix, not the query cut short (which is
+/// no query): the long text bound as a parameter, its value sent beside the query (§3.4, §22.1
+/// "example correction").
 #[cold]
 fn too_long(span: Span) -> Diagnostic {
     let len = span.len();
@@ -36,6 +37,7 @@ fn too_long(span: Span) -> Diagnostic {
         format!("The query is {len} bytes long; the maximum is {} bytes.", limits::MAX_QUERY_BYTES),
     )
     .with_suggestion("Split the query, or move repeated values into parameters or LET bindings.")
+    .with_example("RECALL beliefs WHERE object = $text")
 }
 
 pub use cal_grammar::display::is_bidi_control;
@@ -96,12 +98,12 @@ mod tests {
         assert_eq!(check_length(Span::new(0, over.len())).unwrap().code, Code::E001);
     }
 
-    /// The query cut short is not a query: E001 offers no example (nothing to cut wrongly).
+    /// The query cut short is not a query: E001's example is the usual fix, a parameter (§22.1).
     #[test]
-    fn length_error_has_no_example() {
+    fn length_error_shows_the_parameter_fix() {
         let over = format!("{}§{}", "a".repeat(39), "b".repeat(limits::MAX_QUERY_BYTES));
         let d = check_length(Span::new(0, over.len())).unwrap();
-        assert_eq!(d.example, None);
+        assert_eq!(d.example.as_deref(), Some("RECALL beliefs WHERE object = $text"));
         assert!(d.suggestion.is_some());
     }
 
