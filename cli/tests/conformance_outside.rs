@@ -46,11 +46,12 @@ fn areev_fails_core_only_on_its_own_faults() {
     let parse: Vec<_> = outcomes.iter().filter(|o| o.kind == Kind::Parse).collect();
     let passed = parse.iter().filter(|o| o.status == Status::Passed).count();
     assert!(passed >= 1_700, "Areev passes {passed} Core parse cases (1,803 when analysed)");
-    // Only Areev's own faults are left (docs/conformance.md): its codes, its verdicts, its phases.
+    // Only Areev's own faults are left (docs/conformance.md): its codes, its verdicts, its phases
+    // (a sentence of the grammar it refuses in the parse phase, C38, is a verdict of its own too).
     let other: Vec<_> = parse
         .iter()
         .flat_map(|o| o.mismatches.iter().map(move |m| (o.id.as_str(), m)))
-        .filter(|(_, m)| !["code", "accept", "phase", "no other code"].contains(&m.what.as_str()))
+        .filter(|(_, m)| !["code", "accept", "phase", "no other code", "well-formed"].contains(&m.what.as_str()))
         .take(5)
         .collect();
     assert!(other.is_empty(), "a failure that is not Areev's dialect: {other:#?}");
