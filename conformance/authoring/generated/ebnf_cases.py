@@ -43,6 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import ebnf  # noqa: E402
+import stored  # noqa: E402
 
 SEED = 20261202
 WELL_FORMED = 2400
@@ -53,9 +54,7 @@ PER_FILE = 800
 # Past this depth only the shortest alternatives are taken.
 DEPTH = 9
 
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-GRAMMAR = os.path.normpath(os.path.join(ROOT, "..", "grammar", "cal.ebnf"))
-OUT = os.path.join(ROOT, "cases", "generated")
+GRAMMAR = os.path.normpath(os.path.join(stored.ROOT, "..", "grammar", "cal.ebnf"))
 
 # CAL §4's productions for those grammar/cal.ebnf marks EXTENSION, and the spec's
 # special forms of a condition (which cal.ebnf folds into five general ones).
@@ -451,21 +450,7 @@ def main():
     if "--coverage" in sys.argv:
         for name, n in sorted(coverage.items(), key=lambda kv: kv[1]):
             print(f"{n:6d}  {name}")
-    if "--check" in sys.argv:
-        stale = [k for k, text in out.items() if not os.path.exists(os.path.join(OUT, k))
-                 or open(os.path.join(OUT, k), encoding="utf-8").read() != text]
-        extra = [k for k in os.listdir(OUT) if k.startswith("ebnf-") and k not in out]
-        for k in stale + extra:
-            print(f"stale: conformance/cases/generated/{k}")
-        return 1 if stale or extra else 0
-    for k in os.listdir(OUT):
-        if k.startswith("ebnf-"):
-            os.unlink(os.path.join(OUT, k))
-    for k, text in out.items():
-        with open(os.path.join(OUT, k), "w", encoding="utf-8") as f:
-            f.write(text)
-    print(f"{len(out)} files under conformance/cases/generated (seed {SEED})")
-    return 0
+    return stored.store(out, "ebnf-", "--check" in sys.argv, SEED)
 
 
 if __name__ == "__main__":

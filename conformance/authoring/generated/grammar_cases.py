@@ -43,8 +43,10 @@ MUTATED = 3000
 MUTATED_MORE = {"E002": 300, "E006": 300, "E022": 20}
 PER_FILE = 1000
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-OUT = os.path.join(ROOT, "cases", "generated")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stored  # noqa: E402
+
+ROOT = stored.ROOT
 
 with open(os.path.join(ROOT, "schema", "phases.json")) as f:
     PHASES = {c: v["phase"] for c, v in json.load(f)["codes"].items()}
@@ -403,20 +405,7 @@ def files():
 
 
 def main():
-    out = files()
-    if "--check" in sys.argv:
-        stale = [k for k, text in out.items() if not os.path.exists(os.path.join(OUT, k))
-                 or open(os.path.join(OUT, k), encoding="utf-8").read() != text]
-        extra = [k for k in os.listdir(OUT) if k.startswith("grammar-") and k not in out] if os.path.isdir(OUT) else []
-        for k in stale + extra:
-            print(f"stale: conformance/cases/generated/{k}")
-        return 1 if stale or extra else 0
-    os.makedirs(OUT, exist_ok=True)
-    for k, text in out.items():
-        with open(os.path.join(OUT, k), "w", encoding="utf-8") as f:
-            f.write(text)
-    print(f"{len(out)} files under conformance/cases/generated (seed {SEED})")
-    return 0
+    return stored.store(files(), "grammar-", "--check" in sys.argv, SEED)
 
 
 if __name__ == "__main__":
