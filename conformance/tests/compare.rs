@@ -277,3 +277,35 @@ fn a_diff_is_judged_by_the_changes_it_shows_in_any_shape() {
         assert_eq!(shows_changes(&response, &changes, true), holds, "row {i}: {response}");
     }
 }
+
+/// A sentence of the grammar (C38): accepted, or refused in the check phase only; a lex or
+/// parse error, a refusal with no error, or no verdict fails it; accepted, its canonical text
+/// must read back as the sentence it came from (a metamorphic variant's base).
+#[test]
+fn a_well_formed_case_allows_only_check_phase_refusals_and_reads_back_as_its_base() {
+    let base = "RECALL beliefs WHERE subject = \"alice\"";
+    let expect = ParseExpect::WellFormed { reads_back_as: Some(base.into()) };
+    let what = |answer: serde_json::Value| -> Vec<String> {
+        parse(&expect, &answer).mismatches.iter().map(|m| m.what.clone()).collect()
+    };
+    let same = json!({"accept": true, "canonical": "recall beliefs where subject = \"alice\"", "diagnostics": []});
+    assert!(what(same).is_empty());
+    let checked = json!({"accept": false, "diagnostics": [diag("CAL-E020", "check", 7), diag("CAL-E004", "check", 9)]});
+    assert!(what(checked).is_empty());
+    let warned = json!({"accept": true, "canonical": base, "diagnostics": [
+        {"code": "CAL-W004", "severity": "warning", "phase": "check", "message": "m"}]});
+    assert!(what(warned).is_empty());
+    for refused in [
+        json!({"accept": false, "diagnostics": [diag("CAL-E002", "parse", 7)]}),
+        json!({"accept": false, "diagnostics": [diag("CAL-E020", "check", 7), diag("CAL-E071", "lex", 9)]}),
+        json!({"accept": false, "diagnostics": []}),
+        json!({"accept": true, "canonical": base, "diagnostics": [diag("CAL-E004", "check", 7)]}),
+        json!({"diagnostics": []}),
+    ] {
+        assert_eq!(what(refused.clone()), ["well-formed"], "{refused}");
+    }
+    let other = json!({"accept": true, "canonical": "RECALL beliefs WHERE subject = \"bob\"", "diagnostics": []});
+    assert_eq!(what(other), ["canonical round trip"]);
+    let missing = json!({"accept": true, "diagnostics": []});
+    assert_eq!(what(missing), ["canonical round trip"]);
+}
