@@ -2,24 +2,17 @@
 //! written by `authoring/generated/ebnf_cases.py`): stored, exactly what the generator writes from
 //! its seed, at every level, and passed by our engine.
 
+mod common;
+
 use cal_conformance::case::{Body, Level, ParseExpect};
 use cal_conformance::inprocess::InProcess;
 use cal_conformance::runner::{self, RunOptions, Status};
 use cal_conformance::{Flag, default_cases_dir, load_corpus};
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn the_stored_files_are_what_the_generator_derives_from_the_grammar() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("authoring/generated/ebnf_cases.py");
-    let out = Command::new("python3").arg(&script).arg("--check").output().expect("python3 runs the generator");
-    assert!(
-        out.status.success(),
-        "conformance/cases/generated/ebnf-* is not what the generator writes: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_generator_check("ebnf_cases.py", &["--check"], "ebnf-*");
 }
 
 #[test]

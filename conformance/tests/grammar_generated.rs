@@ -1,23 +1,16 @@
 //! The grammar-directed generated cases (`conformance/cases/generated/`): stored, exactly
 //! what their generator writes from its seed, flagged generated, and passed by our engine.
 
+mod common;
+
 use cal_conformance::case::{Body, ParseExpect};
 use cal_conformance::inprocess::InProcess;
 use cal_conformance::runner::{self, RunOptions, Status};
 use cal_conformance::{Flag, default_cases_dir, load_corpus};
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn the_stored_files_are_what_the_generator_writes_from_its_seed() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("authoring/generated/grammar_cases.py");
-    let out = Command::new("python3").arg(&script).arg("--check").output().expect("python3 runs the generator");
-    assert!(
-        out.status.success(),
-        "conformance/cases/generated is not what the generator writes: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_generator_check("grammar_cases.py", &["--check"], "grammar-*");
 }
 
 #[test]
